@@ -274,6 +274,15 @@ _CONTEXT_FLAGS = frozenset({"command", "func", "model", "from_log", "json", "eng
 """what a --from-log plan is given that says which machine, model and release the log ran, not a change of the run"""
 
 
+def _budget_only_change(args, ctx) -> bool:
+    """The plan runs at the log's layout (each of tp, pp, dp, ep the user gives is the log's) and changes nothing
+    but what the profile run does not see (``BUDGET_ONLY_FLAGS``; ``_CONTEXT_FLAGS`` say where the log ran)."""
+    for name in FILLED:
+        if name in args.user_given and int(getattr(args, name)) != int(ctx.get(name, 1) or 1):
+            return False
+    return not set(args.user_given) - _CONTEXT_FLAGS - BUDGET_ONLY_FLAGS - set(FILLED)
+
+
 def non_kv_from_log(args, log, result, weights: dict) -> tuple[object, str] | None:
     """(the activation-peak term, the note) that makes a vLLM --from-log plan charge the non-KV memory the log
     measured, or None where it does not apply.
@@ -305,12 +314,7 @@ def non_kv_from_log(args, log, result, weights: dict) -> tuple[object, str] | No
     extra = result.extra or {}
     if available is None or "available_kv_bytes" not in extra or extra.get("override"):
         return None
-    ctx = log.context
-    for name in ("tp", "pp", "dp", "ep"):
-        if name in args.user_given and int(getattr(args, name)) != int(ctx.get(name, 1) or 1):
-            return None
-    changed = set(args.user_given) - _CONTEXT_FLAGS - BUDGET_ONLY_FLAGS - {"tp", "pp", "dp", "ep"}
-    if changed:
+    if not _budget_only_change(args, log.context):
         return None
     line = next((x for x in result.ledger.items if x.item.startswith("activation peak (profile run")), None)
     if line is None:
@@ -356,11 +360,7 @@ def stage_pin_from_log(args, log, weights: dict) -> tuple | None:
         return None  # GPUs the user names are not the ones the printed memory was measured on
     from tpkit.explain.vstages import log_pin
 
-    ctx = log.context
-    for name in ("tp", "pp", "dp", "ep"):
-        if name in args.user_given and int(getattr(args, name)) != int(ctx.get(name, 1) or 1):
-            return None
-    if set(args.user_given) - _CONTEXT_FLAGS - BUDGET_ONLY_FLAGS - {"tp", "pp", "dp", "ep"} or "weights" in weights:
+    if not _budget_only_change(args, log.context) or "weights" in weights:
         return None
     return log_pin(log.parsed, log.anchored)
 

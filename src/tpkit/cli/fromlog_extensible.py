@@ -45,33 +45,25 @@ def extensible_from_log(args, log, engine, model, gpu, parallel, options, machin
     (``--no-enable-extensible-kv-cache``: the usual path) or the numbers do not fit (a negative term)."""
     from dataclasses import replace
 
-    from tpkit.explain.fromlog import log_flag_values
     from tpkit.explain.refusals import REFUSED
-    from tpkit.memory.band import collecting, measured_terms, with_band
-    from tpkit.units import Bytes
+    from tpkit.memory.band import measured_terms
 
-    w = getattr(log.anchored, "warmup", None)
-    if (args.engine != "vllm" or log.context.engine != "vllm" or w is None or w.used is None
-            or w.snapshot_free is None or w.kept is None or w.peak is None or "weights" not in weights):
+    w = _warmup(log)
+    if args.engine != "vllm" or log.context.engine != "vllm" or w is None or "weights" not in weights:
         return None
     base = {k: v for k, v in terms.items() if k not in ("activation_peak", "cuda_graphs", "cuda_context")}
     given = [d for d in profile_flags if d in args.user_given]
-    own_flags = [d for d in (*profile_flags, "gpu_memory_utilization", "kv_cache_dtype", "block_size")
-                 if d in args.user_given]
-    logged = {d: v for d, _, v in log_flag_values(log.context) if d in own_flags}
 
     def plan(opts, calibrated: dict, band: bool = True):
         with measured_terms(base, source=f"measured in {args.from_log}"), \
                 measured_terms(weights, source=f"{weights_where} of {args.from_log}"), \
                 measured_terms(calibrated, source=f"the extensible KV sizing {args.from_log} printed ('Memory after "
                                                   "warmup'), less the other lines"):
-            if band:
-                return with_band(engine.plan, model, gpu, parallel, opts, machine=machine, extra_uses=extra_uses)
-            return engine.plan(model, gpu, parallel, opts, machine=machine, extra_uses=extra_uses)
+            return _plan_once(engine, model, gpu, parallel, opts, machine, extra_uses, band)
 
     try:
         own = plan(replace(options, no_enable_extensible_kv_cache=False,
-                           **{d: logged.get(d, _DEFAULT.get(d)) for d in own_flags}),
+                           **_log_own_settings(args, log.context, profile_flags)),
                    {},
                    band=False)  # the log's run: extensible (it printed the warm-up line)
         new = plan(options, {}, band=False)
@@ -87,23 +79,65 @@ def extensible_from_log(args, log, engine, model, gpu, parallel, options, machin
     if got is None:
         return None
     cal, act_own, act_new = got
-    f_log, used, kept, peak = w.snapshot_free.mid, w.used.mid, w.kept.mid, w.peak.mid
-    # what else is estimated lies inside the measured F, used and kept: held at its nominal, it carries no band
+    result = plan(options, {**_held_terms(plan, options, cal), **cal})
+    return result, _extensible_note(w, given, act_own, act_new)
+
+
+def _plan_once(engine, model, gpu, parallel, options, machine, extra_uses, band: bool):
+    """One plan under the measured terms in force; with ``band`` its band too (``memory.band.with_band``)."""
+    if band:
+        from tpkit.memory.band import with_band
+
+        return with_band(engine.plan, model, gpu, parallel, options, machine=machine, extra_uses=extra_uses)
+    return engine.plan(model, gpu, parallel, options, machine=machine, extra_uses=extra_uses)
+
+
+def _warmup(log):
+    """The log's "Memory after warmup" anchor (``explain.vextensible``) where it carries all four numbers the
+    extensible rule reads (used, the snapshot's free memory, kept, the peak), else None."""
+    w = getattr(log.anchored, "warmup", None)
+    if w is None or w.used is None or w.snapshot_free is None or w.kept is None or w.peak is None:
+        return None
+    return w
+
+
+def _log_own_settings(args, ctx, profile_flags: tuple) -> dict:
+    """The flags the plan was given that move the profile or the KV sizing (``profile_flags``, utilisation, KV dtype,
+    block size), each at the log's value (its own flag values: ``explain.fromlog.log_flag_values``), else at its
+    default: the options that plan the log's own run."""
+    from tpkit.explain.fromlog import log_flag_values
+
+    own_flags = [d for d in (*profile_flags, "gpu_memory_utilization", "kv_cache_dtype", "block_size")
+                 if d in args.user_given]
+    logged = {d: v for d, _, v in log_flag_values(ctx) if d in own_flags}
+    return {d: logged.get(d, _DEFAULT.get(d)) for d in own_flags}
+
+
+def _held_terms(plan, options, cal: dict) -> dict:
+    """What else the plan estimates lies inside the measured F, used and kept: each such term (one nominal only)
+    held at its nominal, so it carries no band (``memory.band.collecting`` records them in a trial plan)."""
+    from tpkit.memory.band import collecting
+    from tpkit.units import Bytes
+
     with collecting() as seen:
         plan(options, cal, band=False)
     held: dict = {}
     for (term, _), est in seen.items():
         if term not in cal and est.uncertainty.bytes:
             held.setdefault(term, set()).add(est.nominal.bytes)
-    result = plan(options, {**{t: Bytes(v.pop()) for t, v in held.items() if len(v) == 1}, **cal})
+    return {t: Bytes(v.pop()) for t, v in held.items() if len(v) == 1}
+
+
+def _extensible_note(w, given: list, act_own, act_new) -> str:
+    """The note of ``extensible_from_log``: the warm-up line's numbers, the rule, and how a profile flag moved them."""
+    f_log, used, kept, peak = w.snapshot_free.mid, w.used.mid, w.kept.mid, w.peak.mid
     moved = (f"; {', '.join(given)} scaled the peak by the planner's ratio ({gib_text(act_own, label='')} → "
              f"{gib_text(act_new)}) and moved the graphs by its difference" if given else "")
-    note = (f"vLLM ≥ 0.34 extensible KV sizing re-planned from the log's 'Memory after warmup': free at the snapshot "
+    return (f"vLLM ≥ 0.34 extensible KV sizing re-planned from the log's 'Memory after warmup': free at the snapshot "
             f"{gib_text(f_log)}, non-KV used since it {gib_text(used)}, kept {gib_text(kept)} "
             f"(peak {gib_text(peak)}: the margin); pool = min(requested, free − margin) − used − kept "
             f"(measure_kv_cache_bytes); the CUDA-graph line holds the used memory beside the weights and the planned "
             f"lines{moved}")
-    return result, note
 
 
 def reserved_from_log(log, new, eo: dict, en: dict, plan, options) -> tuple[object, str] | None:
@@ -180,36 +214,26 @@ def extensible_relayout(args, log, engine, model, gpu, parallel, options, machin
     extensible (``--no-enable-extensible-kv-cache``: ``cli.fromlog._relayout``)."""
     from dataclasses import replace
 
-    from tpkit.explain.fromlog import log_flag_values, quantization_from_log
+    from tpkit.explain.fromlog import quantization_from_log
     from tpkit.explain.refusals import REFUSED
     from tpkit.explain.replan import log_quantization_planned, planned_weights, scaled_weights
-    from tpkit.memory.band import measured_terms, with_band
-    from tpkit.units import Bytes
+    from tpkit.memory.band import measured_terms
 
-    a, ctx = log.anchored, log.context
-    w, measured = getattr(a, "warmup", None), getattr(a, "weights", None)
-    total = getattr(getattr(log.parsed, "run", None), "gpu_total", None)
-    if (args.engine != "vllm" or ctx.engine != "vllm" or w is None or w.used is None or w.snapshot_free is None
-            or w.kept is None or w.peak is None or measured is None or measured.mid.bytes <= 0 or total is None
-            or abs(total.value.bytes - gpu.total_bytes.bytes) > total.rounding.bytes + 1):
+    ctx, w, measured = log.context, _warmup(log), getattr(log.anchored, "weights", None)
+    if (args.engine != "vllm" or ctx.engine != "vllm" or w is None or measured is None or measured.mid.bytes <= 0
+            or not _same_gpu_total(log, gpu)):
         return None
     own_q = log_quantization_planned(ctx, model)
     if quantization_from_log(ctx, None)[0] is not None and own_q is None:
         return None  # the config refuses the quantization the log ran: another checkpoint than the one measured
-    log_tp, log_pp = int(ctx.get("tp", 1) or 1), int(ctx.get("pp", 1) or 1)
-    own_flags = [d for d in (*profile_flags, "gpu_memory_utilization", "kv_cache_dtype", "block_size")
-                 if d in args.user_given]
-    logged = {d: v for d, _, v in log_flag_values(ctx) if d in own_flags}
-    own_parallel = replace(parallel, tp=log_tp, pp=log_pp)
+    own_parallel = replace(parallel, tp=int(ctx.get("tp", 1) or 1), pp=int(ctx.get("pp", 1) or 1))
     own_options = replace(options, quantization=own_q, no_enable_extensible_kv_cache=False,
-                          **{d: logged.get(d, _DEFAULT.get(d)) for d in own_flags})
+                          **_log_own_settings(args, ctx, profile_flags))
     src = f"the extensible KV sizing {args.from_log} printed ('Memory after warmup'), re-planned at the new layout"
 
     def plan(par, opts, terms: dict, band: bool = False):
         with measured_terms(terms, source=src):
-            if band:
-                return with_band(engine.plan, model, gpu, par, opts, machine=machine, extra_uses=extra_uses)
-            return engine.plan(model, gpu, par, opts, machine=machine, extra_uses=extra_uses)
+            return _plan_once(engine, model, gpu, par, opts, machine, extra_uses, band)
 
     try:
         w_own = planned_weights(plan(own_parallel, own_options, {}))
@@ -228,11 +252,26 @@ def extensible_relayout(args, log, engine, model, gpu, parallel, options, machin
         return None
     cal, act_own, act_new = got
     result = plan(parallel, options, {"weights": weights, **cal}, band=True)
-    q = options.quantization
+    return result, _relayout_note((parallel, options.quantization), (own_parallel, own_q), w, measured, weights,
+                                  (w_own, w_new), cal, (act_own, act_new))
+
+
+def _same_gpu_total(log, gpu) -> bool:
+    """The log's printed GPU total is the plan's GPU's (within its print's rounding): what the warm-up line measured
+    (F, requested) holds only on the log's GPU."""
+    total = getattr(getattr(log.parsed, "run", None), "gpu_total", None)
+    return total is not None and abs(total.value.bytes - gpu.total_bytes.bytes) <= total.rounding.bytes + 1
+
+
+def _relayout_note(new: tuple, logs: tuple, w, measured, weights, planned_w: tuple, cal: dict, act: tuple) -> str:
+    """The note of ``extensible_relayout``: what changed from the log's layout (``new`` and ``logs``: (parallel,
+    quantization) each), what the log's warm-up line carries, what is re-planned and how."""
+    (parallel, q), (own_parallel, own_q) = new, logs
+    (w_own, w_new), (act_own, act_new), log_tp = planned_w, act, own_parallel.tp
     changed = ", ".join(x for x in (f"tp {parallel.tp}" if parallel.tp != log_tp else "",
-                                    f"pp {parallel.pp}" if parallel.pp != log_pp else "",
+                                    f"pp {parallel.pp}" if parallel.pp != own_parallel.pp else "",
                                     f"quantization {q}" if q != own_q else "") if x) or "the log's layout"
-    note = (f"vLLM ≥ 0.34 extensible KV sizing re-planned at {changed} from the log's 'Memory after warmup' (same GPU "
+    return (f"vLLM ≥ 0.34 extensible KV sizing re-planned at {changed} from the log's 'Memory after warmup' (same GPU "
             f"and engine): carried: the CUDA context and cuBLAS of the log's snapshot (free "
             f"{gib_text(w.snapshot_free.mid)} at tp {log_tp}) and requested; re-planned: the NCCL / custom "
             f"all-reduce lines before the snapshot, weights {gib_text(weights)} = the log's {measured.text()} × "
@@ -242,4 +281,3 @@ def extensible_relayout(args, log, engine, model, gpu, parallel, options, machin
             f"{gib_text(cal['cuda_graphs'])} (the log's used + kept beside the planned lines, moved by the planner's "
             f"graph difference), the non-torch growth and the KV layout (planner's at the new layout); pool = "
             f"min(requested, free − margin) − used − kept (measure_kv_cache_bytes)")
-    return result, note

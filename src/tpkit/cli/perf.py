@@ -45,8 +45,8 @@ def _kv_dtype(text: str) -> str:
 
 def register(sub, argv: list[str] | None = None) -> None:
     """Add ``tpkit perf MODEL --gpu NAME`` and its speculative-decoding and all-reduce flags."""
-    from tpkit.cli import PARALLEL_ALIASES
-    from tpkit.cli.argtypes import whole_number, add_serving_flags
+    from tpkit.cli.argtypes import add_serving_flags
+
     p = sub.add_parser(
         "perf", help="predict decode tok/s with every all-reduce costed, and whether speculative decoding pays",
         description="Decode step time and tokens/s of one TP group on NVLink or PCIe, from a model of one forward "
@@ -55,13 +55,29 @@ def register(sub, argv: list[str] | None = None) -> None:
         "settings and all-reduce backend, and a verdict in the engine's flags.",
         epilog="exit status: 0 the prediction is printed (whether speculation pays or not); 2 a user error (a "
         "message, no traceback; with --json the tpkit.error/1 object); 1 a bug.")
+    _deployment_flags(p)
+    _speculative_flags(p.add_argument_group("speculative decoding"))
+    _allreduce_flags(p.add_argument_group("all-reduce"))
+    p.add_argument("--impl", choices=("sglang", "vllm", "reference"), default=None,
+                   help="kernel layout (default: the engine's; reference = bench/decode_reference.py)")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    add_serving_flags(p)
+    p.set_defaults(func=run_perf)
+
+
+def _deployment_flags(p) -> None:
+    """The model, GPU and layout flags (TP/EP/DP, link, batch, context), the engine and its version, the KV dtype,
+    the attention backend, eager mode and SGLang's running-request cap."""
+    from tpkit.cli import PARALLEL_ALIASES as aliases
+    from tpkit.cli.argtypes import whole_number
+
     p.add_argument("model", help="HF id (local HF cache or embedded catalog), model dir or config.json path")
     p.add_argument("--gpu", required=True, help="catalog GPU, e.g. H200, H100, RTX-PRO-6000")
-    p.add_argument("--tp", *PARALLEL_ALIASES["tp"], dest="tp", type=int, default=1,
+    p.add_argument("--tp", *aliases["tp"], dest="tp", type=int, default=1,
                    help="tensor-parallel size (default 1)")
-    p.add_argument("--ep", *PARALLEL_ALIASES["ep"], dest="ep", type=int, default=1,
+    p.add_argument("--ep", *aliases["ep"], dest="ep", type=int, default=1,
                    help="expert-parallel size (default 1: experts split by TP)")
-    p.add_argument("--dp", *PARALLEL_ALIASES["dp"], dest="dp", type=int, default=1,
+    p.add_argument("--dp", *aliases["dp"], dest="dp", type=int, default=1,
                    help="DP-attention groups (SGLang --enable-dp-attention --dp N)")
     p.add_argument("--enable-dp-attention", action="store_true",
                    help="SGLang's flag, accepted as written: --dp N is the DP-attention groups inside the TP group "
@@ -90,7 +106,11 @@ def register(sub, argv: list[str] | None = None) -> None:
                    help="SGLang --max-running-requests: requests decoded at once, plain and speculative alike; "
                         "default: the release's (speculation: 32 in 0.4.3.post3–0.4.4.post3, 48 from 0.4.4.post4; "
                         "plain decoding: none); give it to lift the speculative cap")
-    s = p.add_argument_group("speculative decoding")
+
+
+def _speculative_flags(s) -> None:
+    """The speculative-decoding group: SGLang's spec v2 switch, the algorithm and its settings, the draft model,
+    vLLM's ``--speculative-config`` and a measured accept length."""
     s.add_argument("--sglang-spec-v2", type=str.lower, choices=("on", "off"), default=None,
                    help="SGLang spec v2 (SGLANG_ENABLE_SPEC_V2=1: the overlap scheduler kept under speculation) on "
                         "or off; default: the release's own choice (v1 up to 0.5.10, v2 for topk 1 in "
@@ -111,7 +131,10 @@ def register(sub, argv: list[str] | None = None) -> None:
     s.add_argument("--accept-length", type=_positive_float, default=None, metavar="L",
                    help="measured accepted tokens per cycle (the verified token included); default: per-family "
                         "acceptance, stated as an assumption")
-    a = p.add_argument_group("all-reduce")
+
+
+def _allreduce_flags(a) -> None:
+    """The all-reduce group: a measured profile, the backend (and the engines' flags that name one), the PCIe fabric."""
     a.add_argument("--allreduce-profile", default=None, metavar="FILE",
                    help="measured profile from `tpkit bench allreduce --json FILE` (replaces the analytical model)")
     a.add_argument("--allreduce-backend", choices=("nccl", "custom", "oneshot", "symm_mem"), default=None,
@@ -123,11 +146,6 @@ def register(sub, argv: list[str] | None = None) -> None:
     a.add_argument("--pcie-fabric-gbps", type=_positive_float, default=None, metavar="GBPS",
                    help="PCIe host fabric bandwidth for all-to-all peer reads, GB/s (default: median of published "
                         "8× RTX PRO 6000 boxes, 168.7; dual-socket boxes measure ~52)")
-    p.add_argument("--impl", choices=("sglang", "vllm", "reference"), default=None,
-                   help="kernel layout (default: the engine's; reference = bench/decode_reference.py)")
-    p.add_argument("--json", action="store_true", help="machine-readable output")
-    add_serving_flags(p)
-    p.set_defaults(func=run_perf)
 
 
 _VLLM_METHODS = {"eagle": "EAGLE", "eagle3": "EAGLE3", "mtp": "MTP", "draft_model": "STANDALONE"}

@@ -202,7 +202,7 @@ def explain_parsed(parsed: ParsedLog, *, rank: int | str | None = None, flags: d
     missing = [f"{m.what} (looked for {m.looked_for}){_in_use(m.what, ctx)}" for m in parsed.missing]
     anchored = None
     rows: tuple[Row, ...] = ()
-    printed = predicted = None
+    printed = None
     rng = None
     kv_source = ""
     if ctx.engine == "sglang":
@@ -211,63 +211,92 @@ def explain_parsed(parsed: ParsedLog, *, rank: int | str | None = None, flags: d
 
         anchored, diagnosis, rows, printed, rng = _anchor(anchor_sglang, diagnose_sglang, parsed, view, ctx)
         kv_source = anchored.cell_source
-        if ctx.gpu_inferred is not None:
-            missing.append(f"gpu name: not printed; {ctx.gpu_inferred.text()}")
-        elif ctx.gpu is None:
-            missing.append("gpu total: not inferable: no free-memory figure ('Load weight begin/end', 'Memory pool "
-                           "end', 'Capture cuda graph' avail mem) printed")
-        if anchored.pre_estimated:
-            missing.append("pre_model_load_memory: not printed; estimated as 'Load weight end' avail + the load usage "
-                           "from the config")
-        if anchored.fraction is None and ctx.get("mem_fraction") is None:
-            missing.append(f"mem_fraction_static: {anchored.fraction_source or 'not printed'}")
-        if anchored.rest is None:
-            missing.append("KV budget: needs 'Load weight begin/end' avail mem and mem_fraction_static")
-        else:
-            from tpkit.engines.unified import sglang_budget_sample_note
-
-            sample_note = sglang_budget_sample_note(ctx.rules_version, ctx.gpu,
-                                                    multimodal=bool(getattr(ctx.model, "is_multimodal", False)))
-            if sample_note:
-                missing.append(sample_note)
-        if anchored.cell_bytes is None:
-            missing.append("KV cell size: " + (anchored.cell_source if anchored.cell_source.startswith("tp not")
-                                               else "needs the model config (--model) or the printed KV pool and "
-                                                    "tokens"))
+        missing += _sglang_missing(anchored, ctx)
     elif ctx.engine == "vllm":
         from tpkit.explain.vdiagnose import diagnose_vllm
         from tpkit.explain.vllm import anchor_vllm
 
         anchored, diagnosis, rows, printed, rng = _anchor(anchor_vllm, diagnose_vllm, parsed, view, ctx)
         kv_source = anchored.token_bytes_source
-        if anchored.available is None:
-            missing.append("available KV cache memory: not printed")
-        if anchored.token_bytes is None:
-            missing.append("KV bytes per block: " + (anchored.token_bytes_source
-                                                     if anchored.token_bytes_source.startswith(
-                                                         ("tp not", "block not computable: the"))
-                                                     else "needs the model config (--model) or the printed capacity"))
-        if ctx.spec_missing:
-            missing.append(f"speculative config: {ctx.spec_missing}")
+        missing += _vllm_missing(anchored, ctx)
     else:
-        failure = parsed.primary_failure
-        diagnosis = Diagnosis(status=parsed.status, phase=failure.phase if failure else None,
-                              cause="" if failure is None else f"{failure.kind.replace('_', ' ')} (engine unknown: "
-                                                               "pass --engine sglang|vllm for the ledger)")
-        if not (parsed.anchors or parsed.failures or parsed.settings):  # "ok", and the cause says nothing was read
-            diagnosis = Diagnosis(status="ok", phase=None,
-                                  cause="nothing to diagnose: no SGLang or vLLM start-up, memory, setting or failure "
-                                        "line was recognised; is this the server's own log (the file its "
-                                        "stdout/stderr went to, from the launch command on)?")
+        diagnosis = _unknown_engine(parsed)
         missing.append("engine: neither SGLang nor vLLM recognised (pass --engine)")
     alternatives = getattr(anchored, "tokens_alternatives", ()) if anchored is not None else ()
-    if rng is not None:
-        if printed is not None and any(lo <= printed <= hi for lo, hi in alternatives or (rng,)):
-            predicted = printed
-        else:  # the midpoint of the range under the rules the log is read by (the first alternative), not of a hull
-            lo, hi = alternatives[0] if alternatives else rng
-            predicted = (lo + hi) // 2
     return Explanation(parsed=parsed, context=ctx, rank=view.rank.label, rank_reason=view.reason, rows=rows,
-                       kv_printed=printed, kv_predicted=predicted, kv_predicted_range=rng, kv_source=kv_source,
-                       anchored=anchored, diagnosis=diagnosis, missing=tuple(missing),
+                       kv_printed=printed, kv_predicted=_predicted(printed, rng, alternatives), kv_predicted_range=rng,
+                       kv_source=kv_source, anchored=anchored, diagnosis=diagnosis, missing=tuple(missing),
                        kv_predicted_alternatives=alternatives)
+
+
+def _sglang_missing(anchored, ctx: Context) -> list[str]:
+    """What an SGLang log leaves out that the ledger needs (the GPU, the pre-load memory, mem_fraction_static, the
+    KV budget's inputs, the cell size), each with how it was filled or what would fill it."""
+    missing = []
+    if ctx.gpu_inferred is not None:
+        missing.append(f"gpu name: not printed; {ctx.gpu_inferred.text()}")
+    elif ctx.gpu is None:
+        missing.append("gpu total: not inferable: no free-memory figure ('Load weight begin/end', 'Memory pool "
+                       "end', 'Capture cuda graph' avail mem) printed")
+    if anchored.pre_estimated:
+        missing.append("pre_model_load_memory: not printed; estimated as 'Load weight end' avail + the load usage "
+                       "from the config")
+    if anchored.fraction is None and ctx.get("mem_fraction") is None:
+        missing.append(f"mem_fraction_static: {anchored.fraction_source or 'not printed'}")
+    if anchored.rest is None:
+        missing.append("KV budget: needs 'Load weight begin/end' avail mem and mem_fraction_static")
+    else:
+        from tpkit.engines.unified import sglang_budget_sample_note
+
+        sample_note = sglang_budget_sample_note(ctx.rules_version, ctx.gpu,
+                                                multimodal=bool(getattr(ctx.model, "is_multimodal", False)))
+        if sample_note:
+            missing.append(sample_note)
+    if anchored.cell_bytes is None:
+        missing.append("KV cell size: " + (anchored.cell_source if anchored.cell_source.startswith("tp not")
+                                           else "needs the model config (--model) or the printed KV pool and "
+                                                "tokens"))
+    return missing
+
+
+def _vllm_missing(anchored, ctx: Context) -> list[str]:
+    """What a vLLM log leaves out that the ledger needs (the available KV memory, the bytes per block, the
+    speculative config)."""
+    missing = []
+    if anchored.available is None:
+        missing.append("available KV cache memory: not printed")
+    if anchored.token_bytes is None:
+        missing.append("KV bytes per block: " + (anchored.token_bytes_source
+                                                 if anchored.token_bytes_source.startswith(
+                                                     ("tp not", "block not computable: the"))
+                                                 else "needs the model config (--model) or the printed capacity"))
+    if ctx.spec_missing:
+        missing.append(f"speculative config: {ctx.spec_missing}")
+    return missing
+
+
+def _unknown_engine(parsed: ParsedLog) -> Diagnosis:
+    """The diagnosis of a log whose engine is not recognised: the primary failure's phase and kind, or, where nothing
+    at all was read, why (the cause says so)."""
+    failure = parsed.primary_failure
+    diagnosis = Diagnosis(status=parsed.status, phase=failure.phase if failure else None,
+                          cause="" if failure is None else f"{failure.kind.replace('_', ' ')} (engine unknown: "
+                                                           "pass --engine sglang|vllm for the ledger)")
+    if not (parsed.anchors or parsed.failures or parsed.settings):  # "ok", and the cause says nothing was read
+        diagnosis = Diagnosis(status="ok", phase=None,
+                              cause="nothing to diagnose: no SGLang or vLLM start-up, memory, setting or failure "
+                                    "line was recognised; is this the server's own log (the file its "
+                                    "stdout/stderr went to, from the launch command on)?")
+    return diagnosis
+
+
+def _predicted(printed, rng, alternatives) -> int | None:
+    """The predicted KV tokens: the printed figure where it lies in the range (or one of the alternatives' ranges),
+    else the midpoint of the range under the rules the log is read by (the first alternative), not of a hull; None
+    without a range."""
+    if rng is None:
+        return None
+    if printed is not None and any(lo <= printed <= hi for lo, hi in alternatives or (rng,)):
+        return printed
+    lo, hi = alternatives[0] if alternatives else rng
+    return (lo + hi) // 2

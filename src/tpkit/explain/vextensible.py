@@ -97,34 +97,55 @@ def extensible_pool(parsed: ParsedLog, view: RankView, rows: list[Row], *, reque
     start = view.last("startup_free")
     best: tuple[Iv, str, dict] | None = None
     for label, got in ranks.items():
-        free, committed = iv_of(got["warmup_free"].size), got.get("warmup_committed")
-        committed = iv_of(committed.size) if committed else Iv(low=Bytes(0), high=Bytes(0))
-        req = iv_of(got["warmup_requested"].size) if "warmup_requested" in got else requested
-        peak = iv_of(got["warmup_peak"].size) if "warmup_peak" in got else None
-        kept = iv_of(got["warmup_kept"].size) if "warmup_kept" in got else peak
-        if kept is None:
-            continue
-        if peak is None:
-            peak = kept  # kept = max(peak, growth) ≥ peak: the margin's upper end
-        floor = MARGIN_FLOOR[rocm]
-        margin = Iv(low=max(floor, Bytes(int(peak.low.bytes * MARGIN_FRACTION))),
-                    high=max(floor, Bytes(int(peak.high.bytes * MARGIN_FRACTION))))
-        head = free + committed - margin
-        init = got.get("startup_free") or start
-        if init is not None and req is not None:
-            used = iv_of(init.size) - free - committed
-            pool = _min(req - used, head) - kept
-        else:
-            used = None
-            pool = head - kept
-        if best is None or pool.mid < best[0].mid:
-            best = (pool, label, dict(got, _margin=margin, _used=used, _kept=kept, _peak=peak, _growth=got.get(
-                "warmup_growth")))
+        measured = _worker_pool(got, start, requested, rocm)
+        if measured is not None and (best is None or measured[0].mid < best[0].mid):
+            best = (measured[0], label, measured[1])
     if best is None:
         return None
     pool, label, got = best
-    free_a = got["warmup_free"]
-    rows.append(printed_row("free memory after warm-up", free_a,
+    _warmup_rows(rows, got, label, pool, len(ranks), rocm)
+    low = Bytes(max(pool.low.bytes - segments * GRANULE.bytes, 0))
+    capped = Iv(low=low, high=pool.high)
+    if reservation is not None:
+        capped = _min(capped, reservation)
+    words = (f"pool measured after warm-up (extensible KV cache, vLLM ≥ 0.34): {pool.text()}, less up to "
+             f"{segments} × 2 MiB of granule rounding (blocks_within), capped at the reservation")
+    init = got.get("startup_free") or start
+    return ExtensiblePool(pool=pool, capped=capped, words=words, used=got["_used"], kept=got["_kept"],
+                          peak=got["_peak"], snapshot_free=iv_of(init.size) if init is not None else None)
+
+
+def _worker_pool(got: dict, start, requested: Iv | None, rocm: bool) -> tuple[Iv, dict] | None:
+    """One worker's ``measure_kv_cache_bytes`` from its warm-up anchors ``got`` → (the pool, ``got`` with the
+    derived margin, used, kept, peak and growth added), None where it prints neither kept nor the peak.  ``start``:
+    the view's start-up free memory, where the worker has none of its own; ``requested``: where it prints none."""
+    free, committed = iv_of(got["warmup_free"].size), got.get("warmup_committed")
+    committed = iv_of(committed.size) if committed else Iv(low=Bytes(0), high=Bytes(0))
+    req = iv_of(got["warmup_requested"].size) if "warmup_requested" in got else requested
+    peak = iv_of(got["warmup_peak"].size) if "warmup_peak" in got else None
+    kept = iv_of(got["warmup_kept"].size) if "warmup_kept" in got else peak
+    if kept is None:
+        return None
+    if peak is None:
+        peak = kept  # kept = max(peak, growth) ≥ peak: the margin's upper end
+    floor = MARGIN_FLOOR[rocm]
+    margin = Iv(low=max(floor, Bytes(int(peak.low.bytes * MARGIN_FRACTION))),
+                high=max(floor, Bytes(int(peak.high.bytes * MARGIN_FRACTION))))
+    head = free + committed - margin
+    init = got.get("startup_free") or start
+    if init is not None and req is not None:
+        used = iv_of(init.size) - free - committed
+        pool = _min(req - used, head) - kept
+    else:
+        used = None
+        pool = head - kept
+    return pool, dict(got, _margin=margin, _used=used, _kept=kept, _peak=peak, _growth=got.get("warmup_growth"))
+
+
+def _warmup_rows(rows: list[Row], got: dict, label: str, pool: Iv, workers: int, rocm: bool) -> None:
+    """Append the rows of the tightest worker's warm-up line (``got`` from ``_worker_pool``): what it printed, the
+    margin, the memory used since the snapshot and the measured pool."""
+    rows.append(printed_row("free memory after warm-up", got["warmup_free"],
                             f"device free memory read after warm-up and CUDA-graph capture, torch's cache emptied "
                             f"(measure_kv_cache_blocks, vLLM ≥ 0.34, worker {label}); {_G}"))
     if "warmup_committed" in got:
@@ -151,15 +172,6 @@ def extensible_pool(parsed: ParsedLog, view: RankView, rows: list[Row], *, reque
            "free + committed − margin − kept (the start-up free memory is not printed: the requested side unchecked)")
     rows.append(derived_row("KV pool measured after warm-up", pool,
                             f"{how} (v1/worker/extensible_kv_cache.py measure_kv_cache_bytes, vLLM ≥ 0.34, the "
-                            f"smallest of {len(ranks)} worker(s)); the engine takes min(blocks over workers, the "
+                            f"smallest of {workers} worker(s)); the engine takes min(blocks over workers, the "
                             "reservation's blocks)",
                             note=f"the worker printed {fit.count.text} blocks fitting" if fit else ""))
-    low = Bytes(max(pool.low.bytes - segments * GRANULE.bytes, 0))
-    capped = Iv(low=low, high=pool.high)
-    if reservation is not None:
-        capped = _min(capped, reservation)
-    words = (f"pool measured after warm-up (extensible KV cache, vLLM ≥ 0.34): {pool.text()}, less up to "
-             f"{segments} × 2 MiB of granule rounding (blocks_within), capped at the reservation")
-    init = got.get("startup_free") or start
-    return ExtensiblePool(pool=pool, capped=capped, words=words, used=got["_used"], kept=got["_kept"],
-                          peak=got["_peak"], snapshot_free=iv_of(init.size) if init is not None else None)

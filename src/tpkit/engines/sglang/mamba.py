@@ -225,13 +225,7 @@ def plan_mamba_pool(model: ModelSpec, tp: int, linear_layers: int, rest: Bytes, 
                              f"plan with --engine-version {GRANITE_LFM2_HYBRID_FROM} or later")
     if linear_layers == 0:
         return None
-    state = model.linear_attn.state_bytes_per_layer if model.linear_attn else None
-    if state is None:
-        raise PlanInputError(f"{model.name}: {linear_layers} linear-attention layers but their per-request state "
-                             "size is not derivable from the config; this model is not supported yet")
-    temporal = model.linear_attn.temporal_bytes_per_layer
-    if temporal is not None and ssm_bytes != SSM_STATE_BYTES:
-        state = Bytes(state.bytes - temporal.bytes + temporal.bytes * ssm_bytes // SSM_STATE_BYTES)
+    state = _state_per_layer(model, linear_layers, ssm_bytes)
     per_slot = Bytes(state.bytes * linear_layers // tp)
     ratio, why = slots_per_request(model, version)
     if disable_radix_cache:
@@ -245,16 +239,52 @@ def plan_mamba_pool(model: ModelSpec, tp: int, linear_layers: int, rest: Bytes, 
     else:
         intermediate = Bytes(0)
     if not at_least(version, RATIO_SPLIT_FROM):
-        if max_running is None:
-            max_running = user_running
-        slots = max_running if max_running is not None else FIXED_SLOTS
-        return MambaPool(slots=slots, allocated_slots=slots, per_slot=per_slot, ratio=1, intermediate=intermediate,
-                         source=(f"{linear_layers} linear layers × {format_bytes(state)} state/request ÷ tp {tp} = "
-                                 f"{format_bytes(per_slot)} per slot; {slots:,} slots "
-                                 f"({'max_running_requests' if max_running is not None else 'fixed 512'}; radix "
-                                 f"cache off for hybrid GDN, sglang ≤ 0.5.3 model_runner.py)"))
+        return _fixed_pool(per_slot, state, linear_layers, tp, intermediate,
+                           max_running if max_running is not None else user_running)
     budget = max(rest, Bytes(0)) * (rho / (1 + rho))
     padding = 1 if at_least(version, "0.5.17") else 0
+    slots, intermediate, rule = _split_slots(budget, per_slot, ratio, padding, intermediate, version,
+                                             draft_tokens=draft_tokens, max_running=max_running)
+    allocated = slots + padding
+    rule += ", + 1 padding slot" if padding else ""
+    return MambaPool(slots=slots, allocated_slots=allocated if slots else 0, per_slot=per_slot, ratio=ratio,
+                     intermediate=intermediate, source=(
+        f"{linear_layers} linear layers × {format_bytes(state)} state/request ÷ tp {tp} = {format_bytes(per_slot)} "
+        f"per slot; {slots:,} slots = {rule} of rest × {rho:g}/{1 + rho:g}; {why} ("
+        f"{'radix cache off' if disable_radix_cache else 'radix cache on'}; sglang "
+        "kv_cache_configurator.py _handle_max_mamba_cache)"))
+
+
+def _state_per_layer(model: ModelSpec, linear_layers: int, ssm_bytes: int) -> Bytes:
+    """One linear layer's per-request state, the config's fp32 temporal state rescaled to ``ssm_bytes`` per element
+    (``plan_mamba_pool``); refused where the config does not give it."""
+    state = model.linear_attn.state_bytes_per_layer if model.linear_attn else None
+    if state is None:
+        raise PlanInputError(f"{model.name}: {linear_layers} linear-attention layers but their per-request state "
+                             "size is not derivable from the config; this model is not supported yet")
+    temporal = model.linear_attn.temporal_bytes_per_layer
+    if temporal is not None and ssm_bytes != SSM_STATE_BYTES:
+        state = Bytes(state.bytes - temporal.bytes + temporal.bytes * ssm_bytes // SSM_STATE_BYTES)
+    return state
+
+
+def _fixed_pool(per_slot: Bytes, state: Bytes, linear_layers: int, tp: int, intermediate: Bytes,
+                max_running: int | None) -> MambaPool:
+    """Before ``RATIO_SPLIT_FROM``: one slot per running request (``max_running``, else the fixed 512), no split of
+    the budget (sglang ≤ 0.5.3 ``model_runner.py``)."""
+    slots = max_running if max_running is not None else FIXED_SLOTS
+    return MambaPool(slots=slots, allocated_slots=slots, per_slot=per_slot, ratio=1, intermediate=intermediate,
+                     source=(f"{linear_layers} linear layers × {format_bytes(state)} state/request ÷ tp {tp} = "
+                             f"{format_bytes(per_slot)} per slot; {slots:,} slots "
+                             f"({'max_running_requests' if max_running is not None else 'fixed 512'}; radix "
+                             f"cache off for hybrid GDN, sglang ≤ 0.5.3 model_runner.py)"))
+
+
+def _split_slots(budget: Bytes, per_slot: Bytes, ratio: int, padding: int, intermediate: Bytes, version: str, *,
+                 draft_tokens: int | None, max_running: int | None) -> tuple[int, Bytes, str]:
+    """(slots, intermediate states, the rule in words) of the state share ``budget`` of the ratio split: with
+    speculation from 0.5.13 the intermediate states come out of the same share; from 0.5.17 one padding slot is
+    taken first (``padding``)."""
     if draft_tokens and at_least(version, "0.5.13"):
         d = draft_tokens
         head = per_slot.bytes * (1 + d) if padding else 0
@@ -270,14 +300,7 @@ def plan_mamba_pool(model: ModelSpec, tp: int, linear_layers: int, rest: Bytes, 
         slots = budget // per_slot
         rule = "budget // slot" + (f", after {format_bytes(intermediate)} of intermediate states" if intermediate
                                    else "")
-    allocated = slots + padding
-    rule += ", + 1 padding slot" if padding else ""
-    return MambaPool(slots=slots, allocated_slots=allocated if slots else 0, per_slot=per_slot, ratio=ratio,
-                     intermediate=intermediate, source=(
-        f"{linear_layers} linear layers × {format_bytes(state)} state/request ÷ tp {tp} = {format_bytes(per_slot)} "
-        f"per slot; {slots:,} slots = {rule} of rest × {rho:g}/{1 + rho:g}; {why} ("
-        f"{'radix cache off' if disable_radix_cache else 'radix cache on'}; sglang "
-        "kv_cache_configurator.py _handle_max_mamba_cache)"))
+    return slots, intermediate, rule
 
 
 def _set_pool(per_slot: Bytes, set_: tuple[int, str], version: str, linear_layers: int, state: Bytes, tp: int,

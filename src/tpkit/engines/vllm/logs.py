@@ -14,10 +14,20 @@ adds "Multiplying the GPU KV cache size by the dcp_world_size N." (0.10.2–0.11
 from __future__ import annotations
 
 from tpkit.engines.vllm.versions import VllmRules
-from tpkit.units import Bytes, gib_text
+from tpkit.units import Bytes, GiB, gib_text
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (cold start)
+if TYPE_CHECKING:
+    from tpkit.engines.vllm.budget import Budget
+    from tpkit.engines.vllm.capacity import KvCapacity
+    from tpkit.engines.vllm.inputs import Resolved
+    from tpkit.engines.vllm.pages import KvLayout
 
 __all__ = ["printed_gib", "weights_line", "available_line", "capacity_lines", "v0_profile_line",
-           "too_long_message", "startup_message", "no_memory_message"]
+           "too_long_message", "startup_message", "no_memory_message", "engine_log"]
+
+_SWAP_SPACE = GiB(4)
+"""V0 default swap_space per GPU (CPU blocks in its log)"""
 
 
 def printed_gib(amount: Bytes, rules: VllmRules) -> str:
@@ -126,3 +136,48 @@ def no_memory_message(*, extensible: bool = False, utilization: float = 1.0, aft
                 f"`max_model_len` or `max_num_seqs`, or the model needs a device with more memory.{graphs}")
     return (f"No available memory for the cache blocks. {hint} See "
             "https://docs.vllm.ai/en/latest/configuration/conserving_memory/ for more details.")
+
+
+def engine_log(budget: Budget, cap: KvCapacity, layout: KvLayout, r: Resolved, rules: VllmRules,
+               total: Bytes, graphs: Bytes, stopped: bool = False) -> tuple[str, ...]:
+    """The memory lines vLLM prints, in its order.  ``stopped``: an extensible-KV run (≥ 0.34) that stops at the
+    KV check after warm-up: ``finalize_extensible_kv_cache`` → ``shrink_kv_cache_configs`` raises before
+    ``update_kv_cache_capacity`` ("GPU KV cache size") and before ``extend_kv_cache`` ("Extended KV cache"), so
+    neither is printed (``v1/engine/core.py`` ``_initialize_kv_caches``, 0.34.0 wheel; helper mig18b)."""
+    from tpkit.engines.vllm.budget import extensible_reservation
+    from tpkit.engines.vllm.capacity import physical_bytes_for, segment_strides
+    from tpkit.engines.vllm.versions import GROUPS_BEFORE_PROFILE
+
+    if budget.weights > budget.free_at_snapshot or budget.free_at_snapshot <= Bytes(0):
+        # loading (or the CUDA context) runs out of memory: nothing after it is printed
+        return tuple([r.block_log] if r.block_log else [])
+    log = ([r.block_log] if r.block_log else []) + [weights_line(budget.weights, rules)]
+    groups_first = rules.engine == "V1" and rules.release >= GROUPS_BEFORE_PROFILE
+    if groups_first:  # the padding warning comes from the grouping, before the profile
+        log += list(layout.warnings)
+    if rules.engine == "V0":
+        peak = budget.weights + budget.activation
+        log.append(v0_profile_line(total=total, initial=budget.weights + budget.non_torch, peak_torch=peak,
+                                   post_profile=budget.weights + budget.non_torch, non_torch=budget.non_torch,
+                                   kv=budget.available, utilization=r.utilization))
+    else:
+        log.append(available_line(extensible_reservation(budget) if budget.extensible else budget.available, rules))
+        if graphs and not budget.extensible:
+            u = r.utilization
+            log.append(f"CUDA graph memory profiling is enabled (default since v0.21.0). The current "  # sic
+                       f"--gpu-memory-utilization={u:.4f} is equivalent to --gpu-memory-utilization="
+                       f"{u - graphs / total:.4f} without it; to keep the same KV cache, raise it to "
+                       f"{min(u + graphs / total, 1.0):.4f}")
+    if not groups_first:
+        log += list(layout.warnings)
+    if stopped:
+        return tuple(log)
+    cpu_blocks = _SWAP_SPACE // layout.bytes_per_block
+    log += capacity_lines(tokens=cap.tokens, blocks=cap.num_blocks, cpu_blocks=cpu_blocks,
+                          max_model_len=r.max_model_len, concurrency=cap.max_concurrency, rules=rules, dcp=r.dcp)
+    if budget.extensible:  # vLLM ≥ 0.34: v1/worker/extensible_kv_cache.py extend_kv_cache
+        strides = segment_strides(layout)  # the physical bytes: each segment in whole 2 MiB granules (granule_floor)
+        shown = physical_bytes_for(cap.num_blocks, strides) if sum(strides) == layout.bytes_per_block.bytes \
+            else layout.bytes_per_block * cap.num_blocks
+        log.append(f"Extended KV cache to {cap.num_blocks} blocks ({gib_text(shown)}).")
+    return tuple(log)

@@ -121,12 +121,37 @@ def lora_buffers(model: ModelSpec, parallel: ParallelSpec, *, release: tuple[int
     if fully_sharded and r % tp:
         raise PlanInputError(f"--fully-sharded-loras splits the rank over --tp {tp}, but --max-lora-rank {r} is not "
                              "divisible by it (vLLM's divide() asserts): pick a rank that is")
-    ra_col = r // tp if fully_sharded else r
     h = model.hidden_size
-    h_row = h // tp if fully_sharded else h
+    dims = (tp, r, r // tp if fully_sharded else r, h, h // tp if fully_sharded else h)  # ra_col, h_row: sharded
     notes: list[str] = []
+    total_layers, how = _layer_elements(model, parallel, dims, release, notes)
+    per_layer_bytes = total_layers * lora_bytes
+    emb_bytes, extra = _embedding_bytes(model, parallel, n, r, release=release, extra_vocab=extra_vocab,
+                                        lora_bytes=lora_bytes, model_bytes=model_bytes)
+    t8 = math.ceil(max_num_batched_tokens / 8) * 8
+    punica = Bytes(t8 * PUNICA_BYTES_PER_TOKEN + 3 * 8 * max_num_seqs)
+    total = n * per_layer_bytes + emb_bytes + punica.bytes
+    source = (f"vLLM --enable-lora: max_loras {n} × rank {r} × {lora_bytes} B: {how} (A: rank × in, B: out/tp × "
+              f"rank{', fully sharded' if fully_sharded else ''}) + embed_tokens/lm_head A/B over vocab "
+              f"{model.vocab_size:,}" + (f" + {extra} extra-vocab rows (≤ 0.11)" if extra else "")
+              + f" + punica metadata {mib_text(punica)}; in the load delta "
+              "(load_lora_model → create_lora_weights, engines/vllm/lora.py)")
+    return VllmLora(bytes=Bytes(total), source=source, notes=tuple(notes))
 
-    # attention
+
+def _dense_elements(inter: int, dims: tuple) -> int:
+    """One LoRA slot's gate_up (2 slices) + down A/B elements of a dense MLP of intermediate size ``inter``;
+    ``dims``: (tp, rank, rank of a column-parallel A, hidden, hidden of a row-parallel B)."""
+    tp, r, ra_col, h, h_row = dims
+    i = inter // tp
+    return _linear(r, h, 2 * i, slices=2, rank_a=ra_col) + _linear(r, i, h_row)
+
+
+def _layer_elements(model: ModelSpec, parallel: ParallelSpec, dims: tuple, release: tuple[int, ...],
+                    notes: list[str]) -> tuple[int, str]:
+    """One LoRA slot's A/B elements over this GPU's decoder layers (attention, the dense MLP or the MoE block's
+    routed experts, router and shared expert) and how they add up; what is not modelled goes to ``notes``."""
+    tp, r, ra_col, h, h_row = dims
     if model.mla is None and model.linear_attn is None:
         q = model.num_attention_heads * model.head_dim // tp
         kv = max(1, model.num_kv_heads // tp) * model.head_dim
@@ -135,41 +160,37 @@ def lora_buffers(model: ModelSpec, parallel: ParallelSpec, *, release: tuple[int
     else:
         attn = 0
         notes.append("LoRA: the A/B buffers of MLA / linear-attention projections are not modelled (left out)")
-
-    def dense(inter: int) -> int:
-        i = inter // tp
-        return _linear(r, h, 2 * i, slices=2, rank_a=ra_col) + _linear(r, i, h_row)
-
     layers = math.ceil(model.num_layers / parallel.pp)
     moe = model.moe
     if moe is None:
-        total_layers = layers * (attn + dense(model.intermediate_size))
-        how = f"{layers} layers × (qkv + o + gate_up + down)"
+        return layers * (attn + _dense_elements(model.intermediate_size, dims)), \
+            f"{layers} layers × (qkv + o + gate_up + down)"
+    ep = parallel.ep if parallel.ep > 1 else 1
+    e_local = moe.num_experts // ep
+    i_m = moe.moe_intermediate_size // (1 if ep > 1 else tp)
+    experts = 0
+    if release >= FUSED_MOE_LORA_FIRST:  # w13 A (2 slices) + w13 B + w2 A + w2 B
+        experts = e_local * (2 * ra_col * h + 2 * i_m * r + r * i_m + h_row * r)
     else:
-        ep = parallel.ep if parallel.ep > 1 else 1
-        e_local = moe.num_experts // ep
-        i_m = moe.moe_intermediate_size // (1 if ep > 1 else tp)
-        experts = 0
-        if release >= FUSED_MOE_LORA_FIRST:  # w13 A (2 slices) + w13 B + w2 A + w2 B
-            experts = e_local * (2 * ra_col * h + 2 * i_m * r + r * i_m + h_row * r)
-        else:
-            notes.append(f"LoRA: vLLM {'.'.join(map(str, release))} does not wrap the routed experts (FusedMoE "
-                         "LoRA from 0.12.0): only attention, router and shared-expert buffers")
-        router = _linear(r, h, moe.num_experts)
-        shared_i = (moe.shared_intermediate_size or moe.moe_intermediate_size * moe.num_shared_experts
-                    if moe.num_shared_experts else 0)
-        shared = dense(shared_i) if shared_i else 0
-        dense_layers = min(moe.num_dense_layers, layers)
-        moe_layers = layers - dense_layers
-        total_layers = (dense_layers * (attn + dense(model.intermediate_size))
-                        + moe_layers * (attn + experts + router + shared))
-        how = (f"{moe_layers} MoE layers × (qkv + o + router + {e_local} experts' w13/w2"
-               f"{' + shared expert' if shared else ''}) + {dense_layers} dense layers")
-    per_layer_bytes = total_layers * lora_bytes
+        notes.append(f"LoRA: vLLM {'.'.join(map(str, release))} does not wrap the routed experts (FusedMoE "
+                     "LoRA from 0.12.0): only attention, router and shared-expert buffers")
+    router = _linear(r, h, moe.num_experts)
+    shared_i = (moe.shared_intermediate_size or moe.moe_intermediate_size * moe.num_shared_experts
+                if moe.num_shared_experts else 0)
+    shared = _dense_elements(shared_i, dims) if shared_i else 0
+    dense_layers = min(moe.num_dense_layers, layers)
+    moe_layers = layers - dense_layers
+    total_layers = (dense_layers * (attn + _dense_elements(model.intermediate_size, dims))
+                    + moe_layers * (attn + experts + router + shared))
+    return total_layers, (f"{moe_layers} MoE layers × (qkv + o + router + {e_local} experts' w13/w2"
+                          f"{' + shared expert' if shared else ''}) + {dense_layers} dense layers")
 
-    # embeddings and lm_head
-    v = model.vocab_size
-    emb_bytes = 0
+
+def _embedding_bytes(model: ModelSpec, parallel: ParallelSpec, n: int, r: int, *, release: tuple[int, ...],
+                     extra_vocab: int | None, lora_bytes: int, model_bytes: int) -> tuple[int, int]:
+    """(bytes of the embed_tokens / lm_head LoRA buffers on this GPU for ``n`` slots of rank ``r``, the extra-vocab
+    rows they carry: 0 after ``EXTRA_VOCAB_LAST``)."""
+    v, h, tp = model.vocab_size, model.hidden_size, parallel.tp
     extra = 0
     if release <= EXTRA_VOCAB_LAST:
         extra = extra_vocab or 256
@@ -182,12 +203,4 @@ def lora_buffers(model: ModelSpec, parallel: ParallelSpec, *, release: tuple[int
         emb_bytes = (n * v * r + n * h * r + n * r * h + n * v * r) * lora_bytes
     if parallel.pp > 1:
         emb_bytes //= 2  # embed_tokens on the first stage, lm_head on the last (either one per GPU)
-    t8 = math.ceil(max_num_batched_tokens / 8) * 8
-    punica = Bytes(t8 * PUNICA_BYTES_PER_TOKEN + 3 * 8 * max_num_seqs)
-    total = n * per_layer_bytes + emb_bytes + punica.bytes
-    source = (f"vLLM --enable-lora: max_loras {n} × rank {r} × {lora_bytes} B: {how} (A: rank × in, B: out/tp × "
-              f"rank{', fully sharded' if fully_sharded else ''}) + embed_tokens/lm_head A/B over vocab {v:,}"
-              + (f" + {extra} extra-vocab rows (≤ 0.11)" if extra else "")
-              + f" + punica metadata {mib_text(punica)}; in the load delta "
-              "(load_lora_model → create_lora_weights, engines/vllm/lora.py)")
-    return VllmLora(bytes=Bytes(total), source=source, notes=tuple(notes))
+    return emb_bytes, extra

@@ -23,9 +23,8 @@ from collections.abc import Callable
 
 from tpkit.engines.vllm.baseline import (fi_allreduce_fusion_workspace, others_growth_line, plan_baseline,
                                          profile_nontorch_growth)
-from tpkit.engines.vllm.budget import Budget, build_ledger, compute_budget, extensible_reservation, v0_room
-from tpkit.engines.vllm.capacity import (KvCapacity, granule_floor, physical_bytes_for, plan_capacity,
-                                        segment_strides)
+from tpkit.engines.vllm.budget import Budget, build_ledger, compute_budget, v0_room
+from tpkit.engines.vllm.capacity import KvCapacity, granule_floor, plan_capacity
 from tpkit.engines.vllm.drafter import Drafter, plan_drafter
 from tpkit.engines.vllm.inputs import Resolved, resolve_inputs
 from tpkit.engines.vllm.layout import resolve_parallel
@@ -39,7 +38,7 @@ from tpkit.engines.vllm.load_lines import (mla_absorbed, mla_workspace,
                                            tower_weights)
 from tpkit.engines.vllm.lora_lines import LORA_ITEM, lora_in_load_delta, lora_items, lora_notes
 from tpkit.engines.vllm.mamba import mamba_mode
-from tpkit.engines.vllm.logs import available_line, capacity_lines, v0_profile_line, weights_line
+from tpkit.engines.vllm.logs import engine_log
 from tpkit.engines.vllm.options import VllmOptions, cudagraph_mode_of, torch_compile_off
 from tpkit.engines.engine import check_plan_arguments
 from tpkit.engines.vllm.pages import KvLayout, build_layout, dsa_indexer_token_bytes, pp_split
@@ -58,7 +57,7 @@ from tpkit.memory.ledger import LineItem, use_lines
 from tpkit.memory.result import PlanResult
 from tpkit.models.spec import ModelSpec
 from tpkit.parallel import ParallelSpec
-from tpkit.units import Bytes, GiB, format_bytes, gib_text
+from tpkit.units import Bytes, format_bytes
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (cold start)
 if TYPE_CHECKING:
@@ -67,10 +66,6 @@ if TYPE_CHECKING:
 __all__ = ["plan_vllm", "rotary_cache_bytes", "rotary_cache_positions", "tower_weights", "lora_in_load_delta",
            "drafter_in_load_delta", "inside_load_delta", "cpu_offload", "offload_copies", "offload_v0_fallback",
            "pp_v0_fallback", "capability_v0_fallback"]
-
-_SWAP_SPACE = GiB(4)
-"""V0 default swap_space per GPU (CPU blocks in its log)"""
-
 
 def _kv_pool(layout: KvLayout, cap: KvCapacity) -> KVPoolPlan | None:
     if cap.num_blocks <= 0:
@@ -98,49 +93,6 @@ def _kv_pool(layout: KvLayout, cap: KvCapacity) -> KVPoolPlan | None:
                       page_size=layout.block_size, dtype=layout.element_dtype)
 
 
-def _engine_log(budget: Budget, cap: KvCapacity, layout: KvLayout, r: Resolved, rules: VllmRules,
-                total: Bytes, graphs: Bytes, stopped: bool = False) -> tuple[str, ...]:
-    """The memory lines vLLM prints, in its order.  ``stopped``: an extensible-KV run (≥ 0.34) that stops at the
-    KV check after warm-up: ``finalize_extensible_kv_cache`` → ``shrink_kv_cache_configs`` raises before
-    ``update_kv_cache_capacity`` ("GPU KV cache size") and before ``extend_kv_cache`` ("Extended KV cache"), so
-    neither is printed (``v1/engine/core.py`` ``_initialize_kv_caches``, 0.34.0 wheel; helper mig18b)."""
-    from tpkit.engines.vllm.versions import GROUPS_BEFORE_PROFILE
-
-    if budget.weights > budget.free_at_snapshot or budget.free_at_snapshot <= Bytes(0):
-        # loading (or the CUDA context) runs out of memory: nothing after it is printed
-        return tuple([r.block_log] if r.block_log else [])
-    log = ([r.block_log] if r.block_log else []) + [weights_line(budget.weights, rules)]
-    groups_first = rules.engine == "V1" and rules.release >= GROUPS_BEFORE_PROFILE
-    if groups_first:  # the padding warning comes from the grouping, before the profile
-        log += list(layout.warnings)
-    if rules.engine == "V0":
-        peak = budget.weights + budget.activation
-        log.append(v0_profile_line(total=total, initial=budget.weights + budget.non_torch, peak_torch=peak,
-                                   post_profile=budget.weights + budget.non_torch, non_torch=budget.non_torch,
-                                   kv=budget.available, utilization=r.utilization))
-    else:
-        log.append(available_line(extensible_reservation(budget) if budget.extensible else budget.available, rules))
-        if graphs and not budget.extensible:
-            u = r.utilization
-            log.append(f"CUDA graph memory profiling is enabled (default since v0.21.0). The current "  # sic
-                       f"--gpu-memory-utilization={u:.4f} is equivalent to --gpu-memory-utilization="
-                       f"{u - graphs / total:.4f} without it; to keep the same KV cache, raise it to "
-                       f"{min(u + graphs / total, 1.0):.4f}")
-    if not groups_first:
-        log += list(layout.warnings)
-    if stopped:
-        return tuple(log)
-    cpu_blocks = _SWAP_SPACE // layout.bytes_per_block
-    log += capacity_lines(tokens=cap.tokens, blocks=cap.num_blocks, cpu_blocks=cpu_blocks,
-                          max_model_len=r.max_model_len, concurrency=cap.max_concurrency, rules=rules, dcp=r.dcp)
-    if budget.extensible:  # vLLM ≥ 0.34: v1/worker/extensible_kv_cache.py extend_kv_cache
-        strides = segment_strides(layout)  # the physical bytes: each segment in whole 2 MiB granules (granule_floor)
-        shown = physical_bytes_for(cap.num_blocks, strides) if sum(strides) == layout.bytes_per_block.bytes \
-            else layout.bytes_per_block * cap.num_blocks
-        log.append(f"Extended KV cache to {cap.num_blocks} blocks ({gib_text(shown)}).")
-    return tuple(log)
-
-
 def _layout(model: ModelSpec, parallel: ParallelSpec, r: Resolved, rules: VllmRules,
             drafter: Drafter | None) -> KvLayout:
     spec_tokens = drafter.num_speculative_tokens if drafter is not None else 0
@@ -166,12 +118,18 @@ def _drafter(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: 
                         target_quantization=options.quantization, release=rules.release)
 
 
-def _draft_lines(drafter: Drafter | None, layout: KvLayout, cap: KvCapacity,
-                 r: Resolved) -> tuple[list[LineItem], LineItem | None]:
-    """(the drafter's weight line, its KV line) — empty when no drafter is loaded."""
+def _draft_lines(drafter: Drafter | None, layout: KvLayout, cap: KvCapacity, r: Resolved, *, dsv4: bool,
+                 inside: str | None) -> tuple[list[LineItem], LineItem | None]:
+    """(the drafter's weight line, its KV line) — empty when no drafter is loaded; no KV line for DeepSeek-V4 (the
+    MTP layer's SWA pages are inside its groups' pool line); ``inside``: where the log's measured load delta already
+    holds the drafter's weights (``load_lines.inside_load_delta``), None where it does not."""
     if drafter is None or drafter.kv is None:
         return [], None
     w = LineItem(item=f"drafter weights ({drafter.method})", bytes=drafter.weights, source=drafter.weights_source)
+    if inside is not None and w.bytes:
+        w = inside_load_delta(w, inside)
+    if dsv4:
+        return [w], None
     pool = layout.bytes_per_block * cap.num_blocks
     if not layout.draft_in_groups:
         nbytes, how = layout.draft_bytes_per_block * cap.num_blocks, (
@@ -185,6 +143,66 @@ def _draft_lines(drafter: Drafter | None, layout: KvLayout, cap: KvCapacity,
                   source=f"{drafter.kv.num_layers} {drafter.kv.label}: {how} (inside the KV pool; "
                          f"{drafter.num_speculative_tokens} speculative tokens per step)")
     return [w], kv
+
+
+def _is_dsv4(model: ModelSpec) -> bool:
+    """vLLM's DeepSeek-V4 groups (``engines.vllm.dsv4_plan``), imported for this model only
+    (tests/cli/test_cold_imports.py)."""
+    return getattr(model, "model_type", None) == "deepseek_v4"
+
+
+def _resolve(model, gpu, parallel, options, machine):
+    """Step 0: the release's rules after the V0 fallbacks, the layout vLLM's flags make (MIG layouts refused as the
+    CLI refuses them, so no re-plan of a fix can name one: helper mig18b), the resolved inputs, the drafter and the
+    KV layout → ``(options, rules, fallbacks, parallel, r, drafter, layout)``."""
+    from tpkit.hardware.catalog import refuse_mig_layout
+
+    options, rules, fallbacks = _release_rules(options, parallel, gpu)
+    refuse_mig_layout(gpu, tp=parallel.tp, pp=parallel.pp, dp=parallel.dp)
+    parallel = resolve_parallel(parallel, options, model, machine=machine is not None)
+    r = resolve_inputs(model, gpu, options, rules, parallel)
+    drafter = _drafter(model, parallel, options, r, rules)
+    if _is_dsv4(model):
+        from tpkit.engines.vllm.dsv4_plan import dsv4_layout
+
+        return options, rules, fallbacks, parallel, r, drafter, dsv4_layout(model, parallel, r, rules)
+    return options, rules, fallbacks, parallel, r, drafter, _layout(model, parallel, r, rules, drafter)
+
+
+def _inside_measured(measured, rope: LineItem, mla_lines: tuple, rules: VllmRules) -> tuple[LineItem, tuple]:
+    """With the log's measured weights (``measured``: ``memory.band.measured_term``), its 'Model loading took'
+    already holds what the load allocates beside them: the rotary cache and the extras (LoRA only where the release
+    loads it inside the delta) are charged there (``load_lines.inside_load_delta``)."""
+    if measured is None:
+        return rope, mla_lines
+    where = measured[1]
+    rope = inside_load_delta(rope, where) if rope.bytes else rope
+    return rope, tuple(inside_load_delta(l, where) if l.item != LORA_ITEM or lora_in_load_delta(rules) else l
+                       for l in mla_lines)
+
+
+def _ledger(baseline, budget, rules, r, layout, cap, dsv4, weight_lines, act_line, g_line, growth, parts, draft_kv,
+            segments):
+    """Step 5: the ledger (``budget.build_ledger``), checked against what the budget expects."""
+    if dsv4:
+        from tpkit.engines.vllm.dsv4_plan import dsv4_kv_source
+    ledger, expected = build_ledger(baseline, budget, rules, utilization=r.utilization, weight_lines=weight_lines,
+                                    activation_line=act_line, graph_line=g_line, growth_lines=growth,
+                                    kv_bytes=layout.bytes_per_block * cap.num_blocks,
+                                    kv_source=dsv4_kv_source(layout, cap) if dsv4 else _kv_source(layout, cap),
+                                    info=parts, draft_kv=draft_kv, granule_segments=segments)
+    problems = ledger.check(expected)
+    assert not problems, problems
+    return ledger
+
+
+def _plan_log(budget, cap, layout, r, rules, baseline, verdict, error_line) -> tuple[str, ...]:
+    """The engine log the plan prints (``logs.engine_log``) and the verdict's error line; an extensible-KV run that
+    fails the KV check stops before the capacity lines."""
+    stopped = budget.extensible and error_line is not None and not verdict.fits and (
+        error_line.startswith(("No available memory", "To serve at least one request")))
+    return engine_log(budget, cap, layout, r, rules, baseline.total_bytes, budget.graphs, stopped) + (
+        (error_line,) if error_line else ())
 
 
 def _kv_source(layout: KvLayout, cap: KvCapacity) -> str:
@@ -427,20 +445,8 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
     __import__("tpkit.engines").engines.refuse_unsupported_gpu("vllm", gpu, machine)  # below SM70 (helper cc21)
     uses_for = extra_uses if callable(extra_uses) else None  # tp -> lines: re-plans at another TP get their own
     extra_uses = uses_for(parallel.tp) if uses_for is not None else extra_uses
-    options, rules, fallbacks = _release_rules(options, parallel, gpu)
-    given = parallel
-    from tpkit.hardware.catalog import refuse_mig_layout
-
-    # the planner refuses what the CLI refuses, so no re-plan of a fix can name a layout a re-run would refuse
-    # (helper mig18b: a MIG slice was offered --tp 2)
-    refuse_mig_layout(gpu, tp=parallel.tp, pp=parallel.pp, dp=parallel.dp)
-    parallel = resolve_parallel(parallel, options, model, machine=machine is not None)
-    r = resolve_inputs(model, gpu, options, rules, parallel)
-    drafter = _drafter(model, parallel, options, r, rules)
-    dsv4 = getattr(model, "model_type", None) == "deepseek_v4"  # vLLM's DeepSeek-V4 groups (engines.vllm.dsv4_plan)
-    if dsv4:  # imported for this model only (tests/cli/test_cold_imports.py)
-        from tpkit.engines.vllm.dsv4_plan import dsv4_kv_source, dsv4_layout
-    layout = dsv4_layout(model, parallel, r, rules) if dsv4 else _layout(model, parallel, r, rules, drafter)
+    given, dsv4 = parallel, _is_dsv4(model)
+    options, rules, fallbacks, parallel, r, drafter, layout = _resolve(model, gpu, parallel, options, machine)
     baseline = plan_baseline(gpu, parallel, rules, machine, extra_uses=use_lines(extra_uses),
                              disable_custom_all_reduce=options.disable_custom_all_reduce, links=options.links)
     w_plan, w_line, rope, mla_lines, ws_lines = _load_lines(model, gpu, parallel, options, r, rules, drafter, weights)
@@ -448,11 +454,7 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
     g_line = graphs_line(model, parallel, options, r, rules, rocm=str(gpu.vendor).upper() == "AMD")
     growth = _growth_lines(model, gpu, parallel, options, r, rules, baseline, machine, others_growth)
     measured = measured_term("weights")
-    if measured is not None:  # the log's 'Model loading took' already holds what the load allocates beside them
-        where = measured[1]
-        rope = inside_load_delta(rope, where) if rope.bytes else rope
-        mla_lines = tuple(inside_load_delta(l, where) if l.item != LORA_ITEM or lora_in_load_delta(rules) else l
-                          for l in mla_lines)
+    rope, mla_lines = _inside_measured(measured, rope, mla_lines, rules)
     draft_inside = measured is not None and drafter_in_load_delta(rules)
     draft_w = drafter.weights if drafter is not None and not draft_inside else Bytes(0)
     # allocate last: the budget, the KV pool it leaves, the drafter's share, the ledger
@@ -464,26 +466,14 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
                             extensible=r.extensible_kv, rocm=str(gpu.vendor).upper() == "AMD",
                             transient=act_line.bytes)
     cap, segments = _capacity(model, parallel, r, rules, layout, budget, dsv4)
-    draft_w_lines, draft_kv = _draft_lines(drafter, layout, cap, r)
-    if dsv4 and draft_kv is not None:  # the MTP layer's SWA pages are inside the DeepSeek-V4 groups' pool line
-        draft_kv = None
-    if draft_inside:
-        draft_w_lines = [inside_load_delta(l, measured[1]) if l.bytes else l for l in draft_w_lines]
-    ledger, expected = build_ledger(baseline, budget, rules, utilization=r.utilization,
-                                    weight_lines=[w_line, rope, *mla_lines, *ws_lines, *draft_w_lines],
-                                    activation_line=act_line,
-                                    graph_line=g_line, growth_lines=growth,
-                                    kv_bytes=layout.bytes_per_block * cap.num_blocks,
-                                    kv_source=dsv4_kv_source(layout, cap) if dsv4 else _kv_source(layout, cap),
-                                    info=parts, draft_kv=draft_kv, granule_segments=segments)
-    problems = ledger.check(expected)
-    assert not problems, problems
+    draft_w_lines, draft_kv = _draft_lines(drafter, layout, cap, r, dsv4=dsv4,
+                                           inside=measured[1] if draft_inside else None)
+    ledger = _ledger(baseline, budget, rules, r, layout, cap, dsv4, [w_line, rope, *mla_lines, *ws_lines,
+                                                                      *draft_w_lines],
+                     act_line, g_line, growth, parts, draft_kv, segments)
     retry = _retry(model, gpu, given, options, machine, weights, uses_for or extra_uses) if search_fixes else None
     verdict, error_line = _decide(model, gpu, parallel, options, r, rules, baseline, budget, cap, retry)
-    stopped = budget.extensible and error_line is not None and not verdict.fits and (
-        error_line.startswith(("No available memory", "To serve at least one request")))
-    log = _engine_log(budget, cap, layout, r, rules, baseline.total_bytes, budget.graphs, stopped) + (
-        (error_line,) if error_line else ())
+    log = _plan_log(budget, cap, layout, r, rules, baseline, verdict, error_line)
     current = options.engine_version in ("current", "latest")
     return checked(PlanResult(
         engine="vllm", engine_version=CURRENT if current else options.engine_version, model=model.summary(),

@@ -252,12 +252,22 @@ def _attention(model: ModelSpec, tp: int, tokens: int, a: int, dequant: bool) ->
         f"T {tokens:,} × (3H + q/k/v/out widths = {per_token // a:,}) × {a} B{note}")
 
 
+def _add_to(phases: dict[str, tuple[Bytes, str]], names: tuple[str, ...], extra: Bytes, note: str) -> None:
+    """Add ``extra`` (and ``note`` to the formula) to each phase of ``names`` the profile pass has."""
+    for p in names:
+        if p in phases:
+            b, f = phases[p]
+            phases[p] = (b + extra, f + note)
+
+
 def _next_pow2(n: int) -> int:
     return 1 << max(n - 1, 0).bit_length()
 
 
 def _sampler(model: ModelSpec, tokens: int, rows: int, a: int, sampler: str,
              sm_count: int | None = None) -> tuple[Bytes, str]:
+    if sampler not in SAMPLERS:
+        raise ValueError(f"sampler must be one of {SAMPLERS}, got {sampler!r}")
     logits = rows * model.vocab_size
     hidden = tokens * model.hidden_size * a
     if sampler == "triton" and rows < TRITON_MIN_ROWS:
@@ -395,48 +405,35 @@ def estimate_profile_peak(model: ModelSpec, parallel: ParallelSpec, *, tokens: i
                                else _dense_mlp(model, parallel.tp, tokens, act_bytes, dequant_gemm))
     ple, ple_note = _per_layer_inputs(model, tokens, act_bytes)
     if ple.bytes:  # helper t4g4: Gemma 4's (T, L, P) per-layer inputs stay alive under both forward phases
-        for p in ("attention", "dense MLP"):
-            if p in phases:
-                b, f = phases[p]
-                phases[p] = (b + ple, f + ple_note)
+        _add_to(phases, ("attention", "dense MLP"), ple, ple_note)
     kept_ws = Bytes(0)
     if model.moe is not None:  # imported here: a dense plan's cold start does not load the MoE module
-        from tpkit.engines.vllm.profile_moe import attention_takes_workspace, moe_phase, moe_workspace_bytes
-        phases["MoE layer"] = moe_phase(model, parallel, tokens, act_bytes, moe_workspace_experts,
-                                        moe_cache3_separate, moe_shared_held)
-        if moe_workspace_experts is not None and not attention_takes_workspace(model):
-            kept_ws = moe_workspace_bytes(model, parallel, tokens, act_bytes)
-        if v0_eager:
-            b, f = phases["MoE layer"]
-            phases["MoE layer"] = (Bytes(b.bytes + tokens * model.hidden_size * act_bytes),
-                                   f + f" + the layer input V0's eager loop holds, T × H × {act_bytes} B")
+        from tpkit.engines.vllm.profile_moe import moe_profile_phase
+
+        kept_ws = moe_profile_phase(phases, model, parallel, tokens, act_bytes, moe_workspace_experts,
+                                    moe_cache3_separate, moe_shared_held, v0_eager=v0_eager)
     if oop:
-        extra = tokens * model.hidden_size * act_bytes
-        for p in (("attention",) if v0_eager else ("attention", "dense MLP")):
-            if p in phases:
-                b, f = phases[p]
-                phases[p] = (Bytes(b.bytes + extra), f + f" + the all-reduced copy T × H × {act_bytes} B (V0 ≥ 0.6.5, "
-                                                          f"out of place)")
-    if sampler not in SAMPLERS:
-        raise ValueError(f"sampler must be one of {SAMPLERS}, got {sampler!r}")
+        _add_to(phases, ("attention",) if v0_eager else ("attention", "dense MLP"),
+                Bytes(tokens * model.hidden_size * act_bytes),
+                f" + the all-reduced copy T × H × {act_bytes} B (V0 ≥ 0.6.5, out of place)")
     phases["logits" if sampler == "none" else "logits + sampler"] = _sampler(model, tokens, rows, act_bytes, sampler,
                                                                                 sm_count)
     if kept_ws.bytes:  # helper v11a: the WorkspaceManager's MoE workspace stays under every later phase of the pass
-        note = (f" + the MoE workspace kept from the first MoE layer on, {gib_text(kept_ws)} "
+        _add_to(phases, ("attention", "logits", "logits + sampler"), kept_ws,
+                f" + the MoE workspace kept from the first MoE layer on, {gib_text(kept_ws)} "
                 f"(v1/worker/workspace.py: it only grows)")
-        for p in ("attention", "logits", "logits + sampler"):
-            if p in phases:
-                b, f = phases[p]
-                phases[p] = (Bytes(b.bytes + kept_ws.bytes), f + note)
     if vocab_hidden:
         phases["cold compile scratch ≈ vocab × hidden"] = vocab_hidden_scratch(model, parallel.tp, act_bytes)
     if drafter_vocab_hidden:
         phases[DRAFTER_PHASE] = drafter_compile_phase(model, parallel.tp, tokens, act_bytes)
     if encoder is not None:
-        kept = encoder.kept
-        phases = {p: (b + kept, f + f" + encoder outputs kept {gib_text(kept)}") for p, (b, f) in
-                  phases.items()}
+        _add_to(phases, tuple(phases), encoder.kept, f" + encoder outputs kept {gib_text(encoder.kept)}")
         phases["vision encoder (dummy items)"] = (encoder.peak, encoder.formula)
+    return _peak_of(phases)
+
+
+def _peak_of(phases: dict[str, tuple[Bytes, str]]) -> ActivationEstimate:
+    """The largest phase is the peak; every phase an info line."""
     name = max(phases, key=lambda p: phases[p][0])
     parts = tuple(LineItem(item=f"profile phase: {p}", bytes=b, kind="info", source=f"estimate: {f}")
                   for p, (b, f) in phases.items())

@@ -8,7 +8,8 @@ from tpkit.models.spec import ModelSpec
 from tpkit.parallel import ParallelSpec
 from tpkit.units import Bytes
 
-__all__ = ["FUSED_MOE_CHUNK", "FP8_METHODS", "moe_phase", "moe_workspace_bytes", "attention_takes_workspace"]
+__all__ = ["FUSED_MOE_CHUNK", "FP8_METHODS", "moe_phase", "moe_workspace_bytes", "attention_takes_workspace",
+           "moe_profile_phase"]
 
 FUSED_MOE_CHUNK = 32_768
 """VLLM_FUSED_MOE_CHUNK_SIZE default (tokens per fused-MoE chunk)"""
@@ -110,3 +111,20 @@ def attention_takes_workspace(model: ModelSpec) -> bool:
     ``get_simultaneous``; 0.29.0 wheel), so one buffer serves both and the attention phase is not simply on top of
     the MoE workspace (helper v11a: not modelled, the kept-workspace rule is left out for them)."""
     return model.mla is not None or model.model_type == "deepseek_v4"
+
+
+def moe_profile_phase(phases: dict, model: ModelSpec, parallel: ParallelSpec, tokens: int, a: int,
+                      workspace_experts: str | None, cache3_separate: bool, shared_held: bool, *,
+                      v0_eager: bool) -> Bytes:
+    """Add the profile pass's "MoE layer" phase to ``phases`` (``moe_phase``; V0's eager forward also holds the
+    layer's input, ``engines.vllm.profile`` "V0 eager forward") → the MoE workspace the ``WorkspaceManager`` keeps
+    under every later phase (``moe_workspace_bytes``; 0 where the release runs no such kernel or the attention
+    backend shares the buffer: ``attention_takes_workspace``)."""
+    b, f = moe_phase(model, parallel, tokens, a, workspace_experts, cache3_separate, shared_held)
+    if v0_eager:
+        b, f = (Bytes(b.bytes + tokens * model.hidden_size * a),
+                f + f" + the layer input V0's eager loop holds, T × H × {a} B")
+    phases["MoE layer"] = (b, f)
+    if workspace_experts is not None and not attention_takes_workspace(model):
+        return moe_workspace_bytes(model, parallel, tokens, a)
+    return Bytes(0)
