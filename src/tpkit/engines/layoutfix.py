@@ -77,9 +77,9 @@ def layout_fixes(gpu, tp: int, fits: Callable[..., bool], note: Callable[..., st
     """The layout fixes that re-plan to fit, as (flags, text): ``fits(tp=…)`` / ``fits(gpu=GpuSpec)`` re-plans the
     same run with that change.  A whole card: the smallest larger ``--tp`` that fits (the flags as tpkit re-runs
     them; the text in the engine's spelling: vLLM parses ``--tensor-parallel-size`` / ``-tp`` and no ``--tp``,
-    SGLang ``--tp`` as argparse's prefix of ``--tp-size``: ``engines.cliflags``, helper fix22).  A MIG slice: the smallest
-    larger slice of the same card that fits, and the whole card (when it fits and is not that slice), each saying
-    that tp across MIG instances is not supported."""
+    SGLang ``--tp`` as argparse's prefix of ``--tp-size``: ``engines.cliflags``, helper fix22).  A MIG slice: the
+    smallest larger slice of the same card that fits, and the whole card (when it fits and is not that slice), each
+    saying that tp across MIG instances is not supported."""
     if not on_mig(gpu):
         t = next((t for t in tp_candidates(gpu, tp) if fits(tp=t)), None)
         if t is None:

@@ -18,7 +18,8 @@ from dataclasses import field, replace
 from tpkit.records import dataclass
 from tpkit.units import Bytes, GiB, format_bytes
 
-__all__ = ["Fix", "Diagnosis", "MARGIN", "RENAMED", "INSTEAD", "release_fixes", "capture_error_not_memory", "pool_error_not_memory",
+__all__ = ["Fix", "Diagnosis", "MARGIN", "RENAMED", "INSTEAD", "release_fixes", "capture_error_not_memory",
+           "pool_error_not_memory",
            "MAX_FRACTION", "fp8_could_halve_weights", "bytes_text", "kv_heads_shard"]
 
 MARGIN = GiB(1)
