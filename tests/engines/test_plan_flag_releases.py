@@ -31,8 +31,8 @@ def test_skip_mm_profiling_is_offered_only_from_0_10_1(capsys):
 
 
 def test_vllm_tp_fix_is_written_as_vllm_parses_it(capsys):
-    """vLLM registers -tp / --tensor-parallel-size, no --tp (arg_utils.py): the message says the vLLM flag; the
-    ``fixes`` list stays the tpkit re-run form (memory.result.Verdict.fixes)."""
+    """vLLM registers -tp / --tensor-parallel-size, no --tp (arg_utils.py): the message and the ``fixes`` list say the
+    vLLM flag, which tpkit plan takes too (a re-run of the fix)."""
     d = _plan(["deepseek-ai/DeepSeek-V3", "--gpu", "H100", "--tp", "8", "--engine", "vllm"], capsys)
     assert "Fix: --tensor-parallel-size 16" in d["verdict"]["message"]
-    assert "--tp 16" in d["verdict"]["fixes"]
+    assert "--tensor-parallel-size 16" in d["verdict"]["fixes"]
