@@ -20,6 +20,7 @@ FRACTION_FLAGS = ("--mem-fraction-static", "--gpu-memory-utilization")
 
 _FIX_PATTERNS = (
     (re.compile(r"--tp (\d+)"), "--tp"),
+    (re.compile(r"--tensor-parallel-size (\d+)"), "--tp"),  # vLLM's spelling in its verdicts (helper fix22)
     (re.compile(r"--mem-fraction-static ≥ (-?[0-9.e+-]+)"), "--mem-fraction-static"),
     (re.compile(r"--gpu-memory-utilization (-?[0-9.e+-]+)"), "--gpu-memory-utilization"),
     (re.compile(r"--max-model-len (-?\d+)"), "--max-model-len"),

@@ -39,7 +39,8 @@ def test_vllm_tp_fix_is_replanned_with_derived_weights(capsys):
     # .non_kv_from_log), where the planned activation peak had 0.15 GiB more
     # and since helper tot13 (2026-12-05) the A100 40GB total is current drivers' 39.49 GiB (was 39.39)
     assert "--gpu-memory-utilization 0.6;" in message
-    assert ("--tp 2 (re-planned with derived weights at tp 2: the log's measured weights, log line 23 of "
+    assert ("--tensor-parallel-size 2 (re-planned with derived weights at tp 2: the log's measured weights, log line "
+            "23 of "
             in message)
     assert "hold per rank at its own tp 1, pp 1 and quantization only)" in message
 

@@ -6,7 +6,9 @@ engine rules it shares with the planner, each kept once in the engine layer (pur
 apart from the planner before).  Lead (2026-12-06, session 19): a fourth, ``tpkit.engines.sglang.versions`` (its
 ``release_key`` reads SGLang's post releases once, for perf's spec v1 streaming boundary).  Helper lf20 (2026-12-06,
 session 20): the engines' package root ``tpkit.engines`` itself, exactly (``release_tuple``, the one reader of an
-engine's version text, which ``perf.runtime.parse_version`` now uses); its subpackages stay outside the list."""
+engine's version text, which ``perf.runtime.parse_version`` now uses); its subpackages stay outside the list.  Helper
+fix22 (2026-12-06, session 22): ``tpkit.engines.cliflags`` (the flags each release parses, a pure table read from the
+wheels), so that the verdict prints only flags the --engine-version has."""
 
 import ast
 from pathlib import Path
@@ -16,7 +18,7 @@ import pytest
 PERF = Path(__file__).resolve().parents[2] / "src" / "tpkit" / "perf"
 ALLOWED = ("tpkit.units", "tpkit.errors", "tpkit.hardware", "tpkit.models", "tpkit.parallel", "tpkit.comm.profile",
            "tpkit.perf", "tpkit.engines.sglang.spec", "tpkit.engines.sglang.defaults", "tpkit.records",
-           "tpkit.engines.vllm.backend_choice", "tpkit.engines.sglang.versions")
+           "tpkit.engines.vllm.backend_choice", "tpkit.engines.sglang.versions", "tpkit.engines.cliflags")
 ALLOWED_EXACTLY = ("tpkit.engines",)
 """modules allowed by their own name only (a package root, not what lies under it)"""
 

@@ -72,16 +72,20 @@ def slice_then_whole(gpu, plan: Callable[["GpuSpec"], tuple[object, bool] | None
     return out
 
 
-def layout_fixes(gpu, tp: int, fits: Callable[..., bool], note: Callable[..., str] | None = None) -> list[tuple[str, str]]:
+def layout_fixes(gpu, tp: int, fits: Callable[..., bool], note: Callable[..., str] | None = None,
+                 engine: str = "sglang") -> list[tuple[str, str]]:
     """The layout fixes that re-plan to fit, as (flags, text): ``fits(tp=…)`` / ``fits(gpu=GpuSpec)`` re-plans the
-    same run with that change.  A whole card: the smallest larger ``--tp`` that fits.  A MIG slice: the smallest
-    larger slice of the same card that fits, and the whole card (when it fits and is not that slice), each saying
-    that tp across MIG instances is not supported."""
+    same run with that change.  A whole card: the smallest larger ``--tp`` that fits, in the engine's
+    spelling (which tpkit plan takes too): vLLM parses ``--tensor-parallel-size`` / ``-tp`` and no ``--tp``,
+    SGLang ``--tp`` as argparse's prefix of ``--tp-size`` (``engines.cliflags``, helper fix22).  A MIG slice: the
+    smallest larger slice of the same card that fits, and the whole card (when it fits and is not that slice), each
+    saying that tp across MIG instances is not supported."""
     if not on_mig(gpu):
         t = next((t for t in tp_candidates(gpu, tp) if fits(tp=t)), None)
         if t is None:
             return []
-        return [(f"--tp {t}", f"--tp {t}" + (note(tp=t) if note is not None else ""))]
+        spelled = "--tensor-parallel-size" if engine == "vllm" else "--tp"  # tpkit plan takes both
+        return [(f"{spelled} {t}", f"{spelled} {t}" + (note(tp=t) if note is not None else ""))]
     out: list[tuple[str, str]] = []
     for spec, _, ok in slice_then_whole(gpu, lambda s: (None, fits(gpu=s))):
         if ok:

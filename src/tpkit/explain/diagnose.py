@@ -13,12 +13,13 @@ its log needs (a log of one engine does not compile the other's rules).  This mo
 from __future__ import annotations
 
 import re
-from dataclasses import field
+from dataclasses import field, replace
 
 from tpkit.records import dataclass
 from tpkit.units import Bytes, GiB, format_bytes
 
-__all__ = ["Fix", "Diagnosis", "MARGIN", "capture_error_not_memory", "pool_error_not_memory",
+__all__ = ["Fix", "Diagnosis", "MARGIN", "RENAMED", "INSTEAD", "release_fixes", "capture_error_not_memory",
+           "pool_error_not_memory",
            "MAX_FRACTION", "fp8_could_halve_weights", "bytes_text", "kv_heads_shard"]
 
 MARGIN = GiB(1)
@@ -151,3 +152,74 @@ def pool_error_not_memory(parsed) -> str | None:
             if m:
                 return (m.group(1) + (m.group(2) or "")).rstrip(": ").strip()
     return None
+
+
+# ------------------------------------------------------------------------------------------------ release spelling
+# Explain's fixes in the spelling of the log's release (helper fix22, session 22).  A fix is a restart with other
+# flags; a flag the user's release does not parse turns a right diagnosis into a failed restart.  After the engine's
+# diagnosis (explain.result), every ``--flag`` of every fix is checked with ``engines.cliflags.accepts`` against the
+# release explain read (``Context.version``: printed, or the range the line formats give): a flag the release renamed
+# is written in the release's spelling (``RENAMED``); a flag the release does not have stays, and the fix's note says
+# so plainly, with what to do instead (``INSTEAD``, else: upgrade).  No version, or one older than the oldest
+# checked: the fix stays as it is.  (``engines.cliflags`` is imported only then: the cold start of explain.)
+
+_FIX_FLAG = re.compile(r"(?<![\w-])--[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
+
+RENAMED = {
+    ("sglang", "--cuda-graph-max-bs"): "--cuda-graph-max-bs-decode",
+}
+"""(engine, flag) → the later releases' name for the same setting.  SGLang: ``cuda_graph_max_bs_decode`` ("Maximum
+batch size captured for the decode cuda graph", sglang 0.5.14–0.5.23 ``arg_groups/fields/exec_.py``) sits beside
+``--cuda-graph-max-bs`` from 0.5.14; 0.5.20 registers ``--cuda-graph-max-bs`` no more (and argparse reads it as an
+ambiguous prefix of the ``-decode`` / ``-prefill`` pair)."""
+
+INSTEAD = {
+    ("sglang", "--cuda-graph-max-bs"): "--disable-cuda-graph (no graphs, no graph memory)",
+    ("vllm", "--kv-cache-memory-bytes"): "--gpu-memory-utilization (the KV cache gets what the fraction leaves)",
+}
+"""(engine, flag) → what a release without ``flag`` takes instead."""
+
+
+def _release_text(version: str) -> str:
+    return str(version).split(" (")[0]
+
+
+def _flag_missing_note(engine: str, flag: str, version: str) -> str:
+    """"SGLang 0.3.3 has no --x (first in 0.4.0): use ... instead, or upgrade"."""
+    from tpkit.engines.cliflags import flag_releases, releases_checked
+
+    newest = releases_checked(engine)[-1]
+    where = ", ".join(f"first in {a}" if b == newest else f"in {a}–{b}" for a, b in flag_releases(engine, flag))
+    renamed = RENAMED.get((engine, flag))
+    if renamed and flag_releases(engine, renamed):
+        where += f"; {renamed} from {flag_releases(engine, renamed)[0][0]}"
+    name = "SGLang" if engine == "sglang" else "vLLM"
+    instead = INSTEAD.get((engine, flag))
+    return (f"{name} {_release_text(version)} has no {flag}" + (f" ({where})" if where else "") + ": "
+            + (f"use {instead} instead, or upgrade" if instead else f"upgrade {name} to a release that has it"))
+
+
+def _respell_fix(fix, engine: str, version: str):
+    from tpkit.engines.cliflags import accepts
+
+    flags, notes = fix.flags, []
+    for flag in dict.fromkeys(_FIX_FLAG.findall(fix.flags)):
+        if accepts(engine, flag, version) is not False:
+            continue
+        new = RENAMED.get((engine, flag))
+        if new and accepts(engine, new, version):
+            flags = re.sub(rf"(?<![\w-]){re.escape(flag)}(?![\w-])", new, flags)
+            continue
+        notes.append(_flag_missing_note(engine, flag, version))
+    if flags == fix.flags and not notes:
+        return fix
+    note = "; ".join(x for x in (fix.note, *notes) if x)
+    return replace(fix, flags=flags, note=note)
+
+
+def release_fixes(diagnosis, engine: str | None, version: str | None):
+    """``diagnosis`` with its fixes in release ``version``'s flags (see the comment above ``RENAMED``)."""
+    if not version or engine not in ("sglang", "vllm") or not diagnosis.fixes:
+        return diagnosis
+    fixes = tuple(_respell_fix(f, engine, version) for f in diagnosis.fixes)
+    return diagnosis if fixes == diagnosis.fixes else replace(diagnosis, fixes=fixes)

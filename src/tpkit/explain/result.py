@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tpkit.explain.context import Context, build_context
-from tpkit.explain.diagnose import Diagnosis
+from tpkit.explain.diagnose import Diagnosis, release_fixes
 from tpkit.explain.rows import Row
 from tpkit.logs import ParsedLog, parse_log
 from tpkit.records import dataclass
@@ -187,7 +187,7 @@ def _anchor(anchor, diagnose, parsed, view, ctx):
     """One engine's anchoring and diagnosis (``anchor_sglang`` / ``diagnose_sglang`` or the vLLM pair), with the MIG
     fixes: (anchored, diagnosis, rows, printed tokens, predicted token range)."""
     anchored = anchor(parsed, view, ctx)
-    diagnosis = _mig(diagnose(parsed, anchored, ctx), ctx, anchored)
+    diagnosis = release_fixes(_mig(diagnose(parsed, anchored, ctx), ctx, anchored), ctx.engine, ctx.version)
     return anchored, diagnosis, anchored.rows, anchored.tokens_printed, anchored.tokens_predicted
 
 

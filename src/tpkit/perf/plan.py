@@ -98,7 +98,8 @@ def plan_perf(req: PerfRequest) -> PerfResult:
     crossover_context = _crossover_context(req, policy, by_context) if req.spec else None
     best = _best_settings(ctx, policy) if req.spec else None
     backends = tuple(_backend_point(ctx, p, ok, why) for p, ok, why in
-                     available_policies(ctx.setup.link, req.gpu.compute_capability))
+                     available_policies(ctx.setup.link, req.gpu.compute_capability, req.engine,
+                                                        req.engine_version))
     calls = collective_calls(num_layers=req.model.num_layers, hidden=req.model.hidden_size, tokens=req.batch,
                              vocab_per_rank=padded_vocab(req.model.vocab_size, req.tp), tp=req.tp,
                              dp_attention=req.dp_attention)

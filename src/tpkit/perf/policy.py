@@ -47,23 +47,37 @@ class CommSetup:
     """file name of that profile (for the output)"""
 
 
-def available_policies(link: Link, compute_capability: tuple[int, int] | None) -> list[tuple[str, bool, str]]:
-    """(policy, usable by the engine as shipped, why) for every policy."""
+def available_policies(link: Link, compute_capability: tuple[int, int] | None, engine: str = "sglang",
+                       engine_version: str | None = None) -> list[tuple[str, bool, str]]:
+    """(policy, usable by the engine as shipped, why) for every policy.  ``symm_mem``'s why names the switch the
+    engine has: SGLang ``--enable-torch-symm-mem`` (not usable in a release whose parser lacks it:
+    ``engines.cliflags``, first in 0.5.3), vLLM the environment variable ``VLLM_ALLREDUCE_USE_SYMM_MEM=1`` (vLLM has
+    no such flag; helper fix22)."""
     cc = compute_capability or (9, 0)
     nv = link.kind == "nvlink"
     mesh = link.kind in ("nvlink", "xgmi")
     custom_ok = mesh or link.world == 2
     symm_worlds = {9: (4, 6, 8), 10: (6, 8)}.get(cc[0], ())
     symm_ok = nv and link.world in symm_worlds
+    switch = "env VLLM_ALLREDUCE_USE_SYMM_MEM=1" if engine == "vllm" else "--enable-torch-symm-mem"
+    symm_why = (f"{switch} (SM{cc[0]}{cc[1]}, world {link.world})" if symm_ok else
+                f"torch symm-mem needs NVLink and SM90 world 4/6/8 or SM100 world 6/8 (here SM{cc[0]}{cc[1]}, "
+                f"{link.kind}, world {link.world})")
+    if symm_ok and engine == "sglang":
+        from tpkit.engines.cliflags import accepts, first_release
+
+        if accepts("sglang", "--enable-torch-symm-mem", engine_version) is False:
+            symm_ok = False
+            symm_why = (f"SGLang {engine_version} has no --enable-torch-symm-mem (first in "
+                        f"{first_release('sglang', '--enable-torch-symm-mem')}): upgrade SGLang to run torch "
+                        "symmetric memory")
     return [
         ("nccl", True, "always available"),
         ("custom", custom_ok, "engine default on a full NVLink / xGMI mesh or 2 PCIe GPUs" if custom_ok else
          "SGLang and vLLM disable custom all-reduce on more than two PCIe-only GPUs"),
         ("oneshot", mesh or link.world == 2, "forced one-shot for every size" + ("" if mesh or link.world == 2 else
                                                                                 ": needs a patched engine on PCIe")),
-        ("symm_mem", symm_ok, f"--enable-torch-symm-mem (SM{cc[0]}{cc[1]}, world {link.world})" if symm_ok else
-         f"torch symm-mem needs NVLink and SM90 world 4/6/8 or SM100 world 6/8 (here SM{cc[0]}{cc[1]}, "
-         f"{link.kind}, world {link.world})"),
+        ("symm_mem", symm_ok, symm_why),
     ]
 
 

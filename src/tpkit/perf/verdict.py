@@ -14,7 +14,7 @@
 Flags (SGLang 0.5.x ``server_args`` / ``arg_groups``; vLLM ``--speculative-config``):
     --speculative-algorithm A --speculative-num-steps S --speculative-eagle-topk K
     --speculative-num-draft-tokens D [--speculative-draft-model-path P]
-    --disable-custom-all-reduce (NCCL only) · --enable-torch-symm-mem (SGLang ≥ 0.5.10, SM90 world 4/6/8)
+    --disable-custom-all-reduce (NCCL only) · --enable-torch-symm-mem (SGLang ≥ 0.5.3, cliflags; SM90 world 4/6/8)
     vLLM: --speculative-config '{"method": "eagle3", "model": P, "num_speculative_tokens": S}'
 
 A batch that cannot be resident (``resident_note``) gets a "Memory: …" line right after the numbers.
@@ -31,16 +31,29 @@ from tpkit.perf.spec import running_requests
 from tpkit.perf.work import forward_kernels, weight_bytes_read
 from tpkit.units import Bytes, format_bytes
 
-__all__ = ["verdict_for", "confidence_of", "spec_flags", "resident_note"]
+__all__ = ["verdict_for", "confidence_of", "spec_flags", "spec_flags_note", "resident_note"]
 
 _VLLM_METHOD = {"EAGLE": "eagle", "EAGLE3": "eagle3", "NEXTN": "mtp", "STANDALONE": "draft_model"}
 
 
-def spec_flags(engine: str, settings: dict, algorithm: str, draft_path: str | None) -> list[str]:
-    """Speculative flags for ``settings`` (num_steps, topk, num_draft_tokens)."""
+def spec_flags(engine: str, settings: dict, algorithm: str, draft_path: str | None,
+               version: str | None = None) -> list[str]:
+    """Speculative flags for ``settings`` (num_steps, topk, num_draft_tokens) in release ``version``'s spelling.
+
+    vLLM before ``--speculative-config`` (first in 0.8.2, ``engines.cliflags``; vllm/engine/arg_utils.py 0.5.5–0.8.2
+    registers ``--speculative-model`` / ``--num-speculative-tokens``): a draft model (EAGLE, STANDALONE) is written
+    ``--speculative-model P --num-speculative-tokens S``; EAGLE3 and MTP have no spelling there (no flags:
+    :func:`spec_flags_note` says so)."""
     family = "NEXTN" if algorithm == "MTP" else algorithm
     needs_draft = family in ("EAGLE", "EAGLE3", "STANDALONE")
     if engine == "vllm":
+        from tpkit.engines.cliflags import accepts
+
+        if accepts("vllm", "--speculative-config", version) is False:
+            if family in ("EAGLE", "STANDALONE"):
+                return [f"--speculative-model {draft_path or '<draft model>'}",
+                        f"--num-speculative-tokens {settings['num_steps']}"]
+            return []
         cfg = {"method": _VLLM_METHOD[family], "num_speculative_tokens": settings["num_steps"]}
         if needs_draft:
             cfg["model"] = draft_path or "<draft model>"
@@ -51,6 +64,21 @@ def spec_flags(engine: str, settings: dict, algorithm: str, draft_path: str | No
     if needs_draft:
         flags.append(f"--speculative-draft-model-path {draft_path or '<draft model>'}")
     return flags
+
+
+def spec_flags_note(engine: str, algorithm: str, version: str | None) -> str | None:
+    """A plain sentence when release ``version`` has no flag for ``algorithm`` (see :func:`spec_flags`), else None."""
+    family = "NEXTN" if algorithm == "MTP" else algorithm
+    if engine != "vllm" or family in ("EAGLE", "STANDALONE"):
+        return None
+    from tpkit.engines.cliflags import accepts, first_release
+
+    if accepts("vllm", "--speculative-config", version) is not False:
+        return None
+    return (f"Flags: vLLM {version} has no --speculative-config (first in "
+            f"{first_release('vllm', '--speculative-config')}) and its --speculative-model / "
+            f"--num-speculative-tokens name no {algorithm} method, so no flags are printed: upgrade vLLM to run "
+            f"{algorithm}, or model the draft as EAGLE / STANDALONE.")
 
 
 def _backend_flags(engine: str, best: str, default: str) -> list[str]:
@@ -80,6 +108,9 @@ def verdict_for(req, link: Link, policy, base, spec, crossover, best, backends, 
              *_context_text(req, spec, *by_context), _cycle_text(req, base, spec),
              *_engine_text(runtime, spec, base),
              *_what_if_text(what_ifs, spec), _backend_text(backends, policy, req.tp)] + _oneshot_text(link, backends)
+    no_flags = spec_flags_note(req.engine, req.spec.algorithm, req.engine_version)
+    if no_flags:
+        lines.append(no_flags)
     lift = _cap_lift(req, spec, what_ifs)
     if spec.running and spec.running < req.batch:
         lines.insert(1, f"Cap-limited: {spec.cap_source}. The {name} side decodes {spec.running} of the {req.batch} "
@@ -91,14 +122,15 @@ def verdict_for(req, link: Link, policy, base, spec, crossover, best, backends, 
         lines.insert(2, f"Speculation pays here only with SGLang's speculative running-request cap lifted "
                         f"({lift[0]}): {lift[1]:.2f}× against {spec.speedup:.2f}× capped.")
         return Verdict(message="\n".join(lines), flags=tuple([lift[0]] + spec_flags(req.engine, req.spec.to_dict(),
-                                                                                   name, req.draft_path) + ar_flags))
+                                                                                   name, req.draft_path,
+                                                                                   req.engine_version) + ar_flags))
     env = _spec_v2_env(req, runtime, spec, what_ifs)
     if env and spec.speedup < 1.05:
         flag, sp = env
         lines.insert(2, f"Speculation pays here only with spec v2 ({flag}, the overlap scheduler kept under "
                         f"speculation): {sp:.2f}× against {spec.speedup:.2f}× with this release's default spec v1.")
-        return Verdict(message="\n".join(lines), flags=tuple([flag] + spec_flags(req.engine, req.spec.to_dict(), name,
-                                                                                 req.draft_path) + ar_flags))
+        flags = spec_flags(req.engine, req.spec.to_dict(), name, req.draft_path, req.engine_version)
+        return Verdict(message="\n".join(lines), flags=tuple([flag] + flags + ar_flags))
     if spec.speedup >= 1.05:
         return _paying_verdict(req, spec, crossover, best, by_batch, lift, env, lines, ar_flags)
     if spec.speedup >= 1.0:
@@ -146,7 +178,8 @@ def _paying_verdict(req, spec, crossover, best, by_batch, lift, env, lines: list
     lines.insert(2, f"Speculation pays here. {stop}" + (
         f" Best grid settings: steps {best['num_steps']}, topk {best['topk']}, draft tokens "
         f"{best['num_draft_tokens']} ({best['speedup']:.2f}×)." if best else ""))
-    flags = ([env[0]] if env else []) + spec_flags(req.engine, use, req.spec.algorithm, req.draft_path) + ar_flags
+    flags = (([env[0]] if env else []) + spec_flags(req.engine, use, req.spec.algorithm, req.draft_path,
+                                                    req.engine_version) + ar_flags)
     if lift and lift[1] > 1.03 * spec.speedup:
         flags.insert(0, lift[0])
     if env:
@@ -164,7 +197,8 @@ def _slowing_verdict(req, link: Link, crossover, best, by_batch, lines: list[str
                         f"steps {best['num_steps']} / topk {best['topk']} / draft tokens {best['num_draft_tokens']}, "
                         f"would reach {best['speedup']:.2f}× if the draft's lower-ranked candidates are accepted as "
                         "the tree model assumes; measure its accept length before relying on it.")
-        return Verdict(message="\n".join(lines), flags=tuple(spec_flags(req.engine, best, name, req.draft_path) + ar_flags))
+        flags = spec_flags(req.engine, best, name, req.draft_path, req.engine_version)
+        return Verdict(message="\n".join(lines), flags=tuple(flags + ar_flags))
     better = f" The grid's best reaches only {best['speedup']:.2f}×." if best else ""
     paying = [p for p in by_batch if p.batch >= at and p.spec is not None and p.spec.speedup >= 1.05]
     if paying:

@@ -14,6 +14,7 @@ from tpkit.engines.sglang.dsv4 import dsv4_page_size
 from tpkit.engines.sglang.ledger import build_ledger, graph_room
 from tpkit.engines.sglang.logs import GB_IS_GIB_NOTE, engine_log_lines, scheduler_line
 from tpkit.engines.sglang.options import SglangOptions
+from tpkit.engines.cliflags import accepts, spelling
 from tpkit.engines.engine import check_plan_arguments
 from tpkit.engines.sglang.sizing import SglangSizing, graph_slack_need, kv_budget, resolve_kv_dtype, size_sglang
 from tpkit.engines.sglang.verdict import make_verdict
@@ -253,10 +254,12 @@ def _warnings(s: SglangSizing, model: ModelSpec, options: SglangOptions) -> tupl
     need = graph_slack_need(s)
     if s.pool.num_tokens > 0 and graph_room(s) < need:
         if s.cuda_graphs:
+            max_bs = spelling("sglang", options.engine_version, "--cuda-graph-max-bs", "--cuda-graph-max-bs-decode")
             out.append(f"slack left for activations and CUDA graphs is {format_bytes(graph_room(s))}; SGLang's own "
-                       f"graph reserve for --cuda-graph-max-bs {s.capacity.cuda_graph_max_bs} is ≈ "
+                       f"graph reserve for {max_bs or 'the largest captured batch'} {s.capacity.cuda_graph_max_bs} "
+                       f"is ≈ "
                        f"{format_bytes(need)} (512 MiB + 2 MiB × max bs + prefill-graph term, sglang memory_hook.py "
-                       "reserve_for_graph_mb): lower --mem-fraction-static or --cuda-graph-max-bs")
+                       "reserve_for_graph_mb): lower --mem-fraction-static" + (f" or {max_bs}" if max_bs else ""))
         else:
             out.append(f"slack left for activations is {format_bytes(graph_room(s))}; with --disable-cuda-graph "
                        f"SGLang still needs ≈ {format_bytes(need)} after the pool (512 MiB + the prefill-graph term "
@@ -265,8 +268,10 @@ def _warnings(s: SglangSizing, model: ModelSpec, options: SglangOptions) -> tupl
     if model.is_mla and options.page_size is None:
         out.append("MLA: the attention backend may force a larger page size (FlashMLA 64); pass --page-size to plan it")
     if s.mamba is not None:
-        out.append("linear-attention state pool assumes the radix cache and the overlap schedule on and no "
-                   "--max-mamba-cache-size (sglang kv_cache_configurator.py _handle_max_mamba_cache)")
+        unset = ("" if accepts("sglang", "--max-mamba-cache-size", options.engine_version) is False else
+                 " and no --max-mamba-cache-size")  # the flag is new in 0.5.2 (engines.cliflags)
+        out.append("linear-attention state pool assumes the radix cache and the overlap schedule on" + unset +
+                   " (sglang kv_cache_configurator.py _handle_max_mamba_cache)")
     if model.is_multimodal and not isinstance(model.extra.get("vision_config"), dict) and s.fraction.reserved_mib:
         out.append("multimodal: this config has no vision_config, so the fraction's vision-tower factor assumes "
                    "SGLang's ViT-L defaults (24 layers × 1024: × 0.95); pass the released config.json for the exact "

@@ -274,8 +274,13 @@ def _notes(model: ModelSpec, options: VllmOptions, rules: VllmRules) -> tuple[st
                         "profile (engines/vllm/mmlimits.py)",)
     if not why:
         return notes
+    from tpkit.engines.cliflags import accepts, first_release
+
+    skip = ("--skip-mm-profiling leaves it out" if accepts("vllm", "--skip-mm-profiling", options.engine_version)
+            is not False else f"vLLM {options.engine_version} has no --skip-mm-profiling (first in "
+                              f"{first_release('vllm', '--skip-mm-profiling')}) to leave it out")
     return notes + (f"multimodal: vLLM profiles the vision encoder and its cache first; {why}, so that memory is "
-                    "not in the plan and the real KV cache is smaller (--skip-mm-profiling leaves it out)",)
+                    f"not in the plan and the real KV cache is smaller ({skip})",)
 
 
 def _newer(options: VllmOptions) -> tuple[str, ...]:

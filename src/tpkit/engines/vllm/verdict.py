@@ -110,7 +110,7 @@ def _fixes(retry: Retry | None, budget: Budget, total: Bytes, r: Resolved, rules
     if util is not None:
         out.append((f"--gpu-memory-utilization {util}", f"--gpu-memory-utilization {util}"))
     if retry is not None:
-        out += layout_fixes(gpu, tp, retry, getattr(retry, "note", None))
+        out += layout_fixes(gpu, tp, retry, getattr(retry, "note", None), engine="vllm")
     if quantizable and retry is not None and retry(quantization="fp8"):
         out.append(("--quantization fp8", "fp8 weights (--quantization fp8)" + _note(retry, quantization="fp8")))
     return out
