@@ -60,6 +60,15 @@ WEIGHTS_EXCEED_THE_CARD = {
     "vl_225": "Qwen/Qwen3.6-35B-A3B bf16 (65.5 GiB of weights) on an 11.49 GiB card: the start-up check failed on "
               "another process's memory, and with the card free the weights still exceed it (helper rt15)",
 }
+WEIGHTS_OOM_NOT_REPLANNED = {
+    # weight-load OOMs read blind (helper ex22): the excerpt prints no weight size and no card total, so the fix
+    # named (--tp 2) is not re-planned and is not called a fit
+    "sg_511": "Llama3-OpenBioLLM-70B at --tp 8 on 8x L4: the excerpt prints no free memory or weight size; --tp 16 "
+              "is named, not re-planned (the thread's rpyc re-raise is placed by the traceback after it)",
+    "sg_512": "llama3-llava-next-8b on an H100 at tp 1 (no config in tests/; a torch message cut after 'GPU ')",
+    "sg_513": "a Mixtral-8x7B fine-tune on one 48 GB card (no --tp); the source ran it on two GPUs",
+    "sg_514": "a Mistral-7B fine-tune on an A40 whose 40.19 GiB another process held",
+}
 FLAGS_FOR = {
     "sg_042": {"model": str(ROOT / "tests/engines/data_vllm_issue11/google--gemma-3-27b-it.json")},
     "sg_060": {"model": str(ROOT / "tests/explain/data/deepseek-ai--DeepSeek-V2.config.json"), "engine_version": "0.4.1"},
@@ -152,6 +161,9 @@ def test_crash_gets_its_phase_and_a_fix_that_fits(case_id):
     if case_id in OTHER_TENANT:
         assert not any(f.fits for f in e.diagnosis.fixes) and "does not reproduce" in e.diagnosis.cause
         return
+    if case_id in WEIGHTS_OOM_NOT_REPLANNED:
+        assert e.diagnosis.phase == "weights" and not any(f.fits for f in e.diagnosis.fixes)
+        return
     assert any(f.fits for f in e.diagnosis.fixes), [f.to_dict() for f in e.diagnosis.fixes]
 
 
@@ -191,6 +203,10 @@ KNOWN_MISSES = {
     # adds to the printed 'Load weight begin' (measured on torch 2.11) is the size in question (docs/accuracy.md §6.4 gs22)
     "sg_019", "sg_022", "sg_031", "sg_061", "sg_063", "vl_042", "vl_060", "sg_200", "sg_220", "sg_224", "sg_225",
     "sg_253", "sg_331", "sg_333", "sg_401", "vl_845", "vl_920", "sg_494", "sg_495", "sg_496",
+    # helper ex22 (held-back round, blind): sg_527 / sg_528 print 126 / 101 tokens below the rebuilt range (SGLang
+    # 0.4.6-0.5.8 PD on an H200, 0.4.7.post1 Qwen3-0.6B-FP8 on an H100; not yet read at the wheel), sg_529 (bge-m3) has
+    # no config in tests/
+    "sg_527", "sg_528", "sg_529",
 }
 
 
@@ -596,7 +612,7 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     rows = _capacity_rows()
     misses = {r["id"] for r in rows if r["outcome"] == "miss"}
     assert misses <= KNOWN_MISSES, sorted(misses - KNOWN_MISSES)
-    assert len(rows) == 390
+    assert len(rows) == 402
     sg402 = next(r for r in rows if r["id"] == "sg_402")
     assert sg402["outcome"] == "bound" and sg402["printed"] == 997846 and "KV budget sample:" in sg402["why"]
     gb10_mm = {r["id"]: r for r in rows if "second copy of the HF processor" in r["why"]}
@@ -604,13 +620,13 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     assert all(r["outcome"] == "bound" and r["printed"] < r["range"][0] for r in gb10_mm.values())
     assert sum(r["outcome"] == "bound" for r in rows) == 6
     assert next(r for r in rows if r["id"] == "sg_082")["outcome"] == "hit"
-    assert sum(r["outcome"] == "n/a" for r in rows) <= 12
+    assert sum(r["outcome"] == "n/a" for r in rows) <= 14  # ex22: sg_515, sg_522 (capture failed, no pin)
     vl862 = next(r for r in rows if r["id"] == "vl_862")
     assert vl862["printed"] == 418304 and vl862["outcome"] == "hit"
     sg220 = next(r for r in rows if r["id"] == "sg_220")
     assert "tp not printed" not in sg220["why"] and "outside the rebuilt range" in sg220["why"]
     hits = [r["id"] for r in rows if r["outcome"] == "hit"]
-    assert len(hits) >= 352, [r for r in rows if r["outcome"] == "miss" and r["config"]]
+    assert len(hits) >= 359, [r for r in rows if r["outcome"] == "miss" and r["config"]]
     assert "vl_741" in hits
     assert sum(r.get("pin") == "vllm_no_cache_blocks" for r in rows if r["id"] in hits) <= 5
     assert all(r["why"] for r in rows if r["outcome"] in ("miss", "n/a", "bound"))

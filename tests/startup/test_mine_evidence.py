@@ -79,11 +79,20 @@ def test_vllm_v0_world_8_gives_nccl_and_v1_world_1_gives_cublas_and_context(mine
     assert {(d["term"], d["expr"]) for d in got["derive"]} == {("cuda_context", "total - free"), ("cublas", "nontorch")}
 
 
+PENDING = {"sg_527", "sg_528", "sg_529", "vl_987"}
+"""Rows the miner proposes from helper ex22's held-back logs (2026-12-06), all four usable, not yet added: ``--add``
+then ``scripts/build_startup_table.py`` moves the table (sglang_tp1_init[all] 0.01 -> 0.00 GiB over 19 rows,
+cublas[ampere-consumer] gains vl_987's 0.06) and with it planned figures the validation tests pin; the lead adds them
+and regenerates those figures after the merge."""
+
+
 def test_corpus_rows_are_in_the_evidence_and_no_validation_log_is_used(miner):
     evidence = json.loads(miner.EVIDENCE.read_text())
     ours = {r["id"]: r for r in evidence["rows"] if "helper ev15" in (r.get("note") or "")}
     base = {"rows": [r for r in evidence["rows"] if r["id"] not in ours], "schema": evidence["schema"]}
     proposed = {r["id"]: r for r in miner.mine(base) if r["derive"]}
+    assert PENDING <= set(proposed) and not PENDING & set(ours)
+    proposed = {k: v for k, v in proposed.items() if k not in PENDING}
     assert proposed == ours  # evidence.json holds exactly what the miner proposes (rerun it with --add)
     used = sorted(r["id"] for r in ours.values() if r["use"])
     assert used == ["sg_080", "sg_102", "sg_103", "sg_120", "vl_108", "vl_250"]

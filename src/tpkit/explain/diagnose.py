@@ -104,8 +104,11 @@ def capture_error_not_memory(parsed) -> str | None:
     (``CUDA_GRAPH_CAPTURE_FAILED_MSG``, ``model_executor/cuda_graph_runner.py``; read in the 0.5.11 wheel), and vLLM
     re-raises from ``capture_model``.  The wrapper's wording therefore says nothing about the cause; the chained
     exception does.  A CUDA error such as "operation not permitted when stream is capturing" (a synchronising call
-    inside the captured forward) is not a lack of memory: more slack would not help.  A log whose exception text is
-    cut, or that names no CUDA error, keeps the memory reading (None)."""
+    inside the captured forward) is not a lack of memory: more slack would not help; nor is a Python exception of
+    another kind raised inside the capture (helper ex22: sglang#1751 "failed to dispatch head_dim 96", FlashInfer has
+    no kernel for that head size; sglang#4351 "mat1 and mat2 shapes cannot be multiplied" in an EAGLE draft graph;
+    sglang#7495 DeepGEMM's "AssertionError: Unknown cases").  A log whose exception text is cut, or that names
+    neither a CUDA error nor an exception class, keeps the memory reading (None)."""
     texts = [t for f in parsed.failures
              if f.kind in ("exception", "cuda_graph_capture_failed", "cuda_oom", "engine_start_failed")
              for t in (f.detail, f.evidence) if t]
@@ -115,7 +118,7 @@ def capture_error_not_memory(parsed) -> str | None:
         m = _CUDA_ERROR.search(t)
         if m:
             return m.group(1).strip()
-    return None
+    return _exception_named(parsed.failures)
 
 
 
@@ -123,7 +126,19 @@ _POOL_MEMORY_KINDS = ("cuda_oom", "no_kv_memory", "kv_budget_non_positive", "kv_
 _EXCEPTION_NAME = re.compile(r"\b([A-Z][A-Za-z]*(?:Error|Exception))\b(:[^\n]{0,160})?")
 
 
-def pool_error_not_memory(parsed) -> str | None:
+def _exception_named(failures) -> str | None:
+    """The first Python exception class (with its message) a failure of kind ``exception`` names, else None."""
+    for f in failures:
+        if f.kind != "exception":
+            continue
+        for t in (f.detail, f.evidence):
+            m = _EXCEPTION_NAME.search(t or "")
+            if m:
+                return (m.group(1) + (m.group(2) or "")).rstrip(": ").strip()
+    return None
+
+
+def pool_error_not_memory(parsed, phase: str = "kv_pool") -> str | None:
     """The exception a run that failed while creating its KV pool names, when nothing in the run is a memory error;
     else None.
 
@@ -135,23 +150,18 @@ def pool_error_not_memory(parsed) -> str | None:
     self.store_dtype == torch.uint8`` with an fp8_e4m3fnuz cache on MI300X, build 0.5.11.dev20260512) is a code or
     option incompatibility: a smaller fraction, more GPUs or fp8 weights would not help.  A failure in the kv_pool
     phase qualifies when no failure of the run is of a memory kind, no failure text mentions memory, and some failure
-    names a Python exception class (``AssertionError``, ``ValueError: ...``)."""
+    names a Python exception class (``AssertionError``, ``ValueError: ...``).  ``phase="first_request"`` asks the same
+    of a run that failed serving (helper ex22: sglang#5637-style warm-up 503s, an ``AttributeError`` in the event
+    loop, an embedding model's ``AssertionError`` in ``run_batch``): no memory knob applies there either."""
     failures = list(parsed.failures)
-    if not failures or not any(f.phase == "kv_pool" for f in failures):
+    if not failures or not any(f.phase == phase for f in failures):
         return None
     if any(f.kind in _POOL_MEMORY_KINDS for f in failures):
         return None
     texts = [t for f in failures for t in (f.detail, f.evidence) if t]
     if any("memory" in t.lower() or w in t.lower() for t in texts for w in _MEMORY_WORDS):
         return None
-    for f in failures:
-        if f.kind != "exception":
-            continue
-        for t in (f.detail, f.evidence):
-            m = _EXCEPTION_NAME.search(t or "")
-            if m:
-                return (m.group(1) + (m.group(2) or "")).rstrip(": ").strip()
-    return None
+    return _exception_named(failures)
 
 
 # ------------------------------------------------------------------------------------------------ release spelling

@@ -45,6 +45,9 @@ def diagnose_sglang(parsed, a, ctx) -> Diagnosis:
         cause, short, fixes = _graph_error(root, a)
     elif phase == "cuda_graph":
         cause, short, fixes = _graph_failure(failure, a, ctx, plan)
+    elif phase == "first_request" and (root := pool_error_not_memory(parsed, "first_request")) is not None:
+        cause, short, fixes = (f"the run failed serving its first requests on {root}, which is not a lack of memory: "
+                               "a smaller --mem-fraction-static or --chunked-prefill-size would not help"), None, []
     elif phase == "first_request":
         cause, short, fixes = _first_request_failure(failure, a, ctx, plan)
     else:
@@ -222,7 +225,7 @@ def _weights_failure(failure, a, ctx, plan: BudgetReplan):
 def _graph_error(root: str, a):
     """The capture failed on a CUDA error that is not a lack of memory (``diagnose.capture_error_not_memory``):
     (cause, short, fixes) — only skipping the capture avoids it; a smaller fraction or batch would not."""
-    cause = (f"CUDA-graph capture failed on a CUDA error that is not a lack of memory ({root}); SGLang's "
+    cause = (f"CUDA-graph capture failed on an error that is not a lack of memory ({root}); SGLang's "
              "'Capture cuda graph failed' advice (smaller --mem-fraction-static / --cuda-graph-max-bs) does not apply: "
              "a kernel or call in the captured forward is not capturable")
     return cause, None, [Fix(flags="--disable-cuda-graph", kv_tokens=a.tokens_printed, fits=True,

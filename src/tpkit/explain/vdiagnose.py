@@ -83,7 +83,7 @@ def diagnose_vllm(parsed, a, ctx) -> Diagnosis:
     elif phase == "kv_pool" or failure.kind in ("no_kv_memory", "kv_budget_non_positive"):
         cause, short, fixes = _no_kv_memory(a, ctx, tokens_for)
     elif phase == "cuda_graph" and (root := capture_error_not_memory(parsed)) is not None:
-        cause = (f"CUDA-graph capture failed on a CUDA error that is not a lack of memory ({root}): a kernel or call in "
+        cause = (f"CUDA-graph capture failed on an error that is not a lack of memory ({root}): a kernel or call in "
                  "the captured forward is not capturable; a lower --gpu-memory-utilization would not help")
         short, fixes = None, [Fix(flags="--enforce-eager", kv_tokens=a.tokens_printed, fits=True,
                                   why="no CUDA graphs are captured (slower decode); the KV cache is unchanged")]

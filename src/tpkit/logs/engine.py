@@ -68,7 +68,7 @@ NGC_TAG = "nvcr.io/nvidia/vllm:YY.MM"
 VERSION_PATTERNS = (
     ("vllm", lazy(r"vLLM API server version " + _V)),
     ("vllm", lazy(r"Initializing an? (?:V\d )?LLM engine \(" + _V + r"\)")),
-    ("vllm", lazy(r"(?<!nvidia/)\bvllm(?:==| ?: ?| version |-openai:)" + _V, re.I)),  # not NGC_TAG
+    ("vllm", lazy(r"(?<!nvidia/)\bvllm(?:==| ?: ?| version | version {0,40}: |-openai:)" + _V, re.I)),  # not NGC_TAG
     ("vllm", lazy(r"vllm/vllm-openai:" + _V)),
     ("vllm", lazy(r"\bvllm-" + _V + r"[\w.+]{0,80}-(?:cp\d|py3)")),
     ("sglang", lazy(r"\bsglang(?:==| ?: ?| version |\[all\]==)" + _V, re.I)),

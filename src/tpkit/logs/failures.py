@@ -356,8 +356,10 @@ KIND_PHASE = {"kv_too_small": "kv_pool", "no_kv_memory": "kv_pool", "kv_budget_n
 
 _FRAME_RULES = (
     ("cuda_graph", lazy(r"captur|cuda_?graph|cudagraph|graph_runner|init_device_graphs", re.I)),
+    # create_weights: a linear / MoE layer's quant method allocates its parameters while the model is built, inside
+    # load_model (vLLM model_executor/layers/linear.py LinearBase.__init__, which SGLang <= 0.3 imported from vLLM)
     ("weights", lazy(r"load_model|load_weights|weight_loader|get_model\b|_initialize_model|model_loader|"
-                           r"loader\.py|initialize_model")),
+                           r"loader\.py|initialize_model|create_weights")),
     # vLLM V1's warm-up runs after the KV tensors exist: the executor's initialize_from_config calls the workers'
     # initialize_from_config (KV allocation), then compile_or_warm_up_model (capture_model, matched above, then
     # warmup_kernels / the dummy sampler run): v1/executor/abstract.py initialize_from_config and
@@ -369,8 +371,11 @@ _FRAME_RULES = (
                            r"initialize_cache|initialize_from_config|cache_engine|_allocate_kv")),
     ("other", lazy(r"init_device|init_torch_distributed|init_distributed_environment|"
                          r"initialize_model_parallel|init_worker_distributed_environment")),
+    # SGLang <= 0.2's serving loop: tp_worker.py exposed_step -> forward_step -> forward_prefill_batch /
+    # forward_decode_batch (forward_fill_batch in router/model_rpc.py, 0.1.x): requests being served
     ("first_request", lazy(r"execute_model|forward_batch_generation|run_batch|event_loop|sample_tokens|"
-                                 r"process_input_requests|_process_engine_step|step_with_batch_queue")),
+                                 r"process_input_requests|_process_engine_step|step_with_batch_queue|"
+                                 r"exposed_step|forward_step|forward_(?:prefill|decode|fill)_batch")),
 )
 
 

@@ -67,7 +67,7 @@ TRIGGERS = (
     "The model's max", "Based on the available", "No available memory", "Not enough memory", "Loaded weights",
     "The memory capacity", "NCCL WARN", "NCCL error", "ProcessGroupNCCL", "Error", "Exception", "Custom allreduce",
     "EngineCore failed", "Engine core", "Scheduler hit", "Failed to load model", "Received sigquit",
-    "Initialization failed", "Worker failed",
+    "Initialization failed", "Worker failed", "Exit",  # _EXCEPTION's classes end in Error, Exception or Exit
     # the host's OOM killer (failures._HOST_OOM) and vLLM's CPU KV-space check (failures._CPU_KV)
     "OOM", "Out of memory: Killed", "Available memory on node",
     "Traceback", 'File "',
@@ -143,8 +143,8 @@ class Scan:
     colour_codes: int = 0
     _state: dict[str, str] = field(default_factory=dict)
     _tracebacks: dict[str, _Traceback] = field(default_factory=dict)
-    _warnings: dict[str, int] = field(default_factory=dict)
-    """per rank, the line of the last Python warning header (``_PY_WARNING``)"""
+    _warnings: dict[str, int] = field(default_factory=dict)  # per rank: the last Python warning header's line
+    _past: list[_Traceback] = field(default_factory=list)  # every traceback with frames, in order (``finish``)
     _last_rank: RankKey = MAIN
     _last_end: int = 0
     _consumed: set = field(default_factory=set)
@@ -324,6 +324,8 @@ class Scan:
         tb = self._tracebacks.get(rank.label)
         if tb is None or tb.closed:
             tb = self._tracebacks[rank.label] = _Traceback(start=line_no, last=line_no)
+        if not self._past or self._past[-1] is not tb:
+            self._past.append(tb)
         for path, _, func in frames[:200]:
             tb.frames.append(f"{func} ({path.rsplit('/', 1)[-1]})")
         tb.last = line_no
@@ -394,19 +396,17 @@ class Scan:
 
 
     def finish(self) -> None:
-        """A traceback cut before its exception line still says the start-up failed, and where.  An error that
-        nothing before it places (no traceback, no start-up step) takes the phase of a traceback or call tree quoted
-        right after it (a paste that gives the message first and its stack below)."""
+        """A traceback cut before its exception line still says the start-up failed, and where.  An error nothing
+        before it places takes the phase of a traceback or call tree quoted right after it (message, then stack)."""
         for i, f in enumerate(self.failures):
-            # vLLM V1 logs "EngineCore failed to start." with logger.exception (v1/engine/core.py run_engine_core,
-            # 0.10.0 wheel; vl_208's 0.19.1 prints it from core.py:1108): the message comes first and its traceback
-            # below, which places it, not the step logged before it (helper mv4: vl_208; that step places a dummy run)
-            after_header = f.evidence.startswith("EngineCore failed to start") and \
+            # vLLM "EngineCore failed to start." (v1/engine/core.py, 0.10.0, 0.19.1), SGLang "Scheduler hit an
+            # exception: {traceback}" (managers/scheduler.py, 0.4.3.post2, 0.5.23): the traceback below places it (mv4:
+            # vl_208; ex22: sg_525); ``_past`` keeps one a later traceback of the rank replaced (ex22: sg_511's rpyc)
+            after_header = f.evidence.startswith(("EngineCore failed to start", "Scheduler hit an exception")) and \
                 f.phase_evidence.startswith("last start-up step logged before it")
             if f.severity != "error" or (f.phase_evidence != _NO_STEP and not after_header):
                 continue
-            after = [tb for tb in self._tracebacks.values()
-                     if tb.frames and f.line_no < tb.start <= f.line_no + _TB_REACH]
+            after = [tb for tb in self._past if tb.frames and f.line_no < tb.start <= f.line_no + _TB_REACH]
             frames = min(after, key=lambda tb: tb.start).frames if after else []
             found = fl.traceback_phase(frames, f.phase_evidence.rpartition(": ")[2] if after_header else None)
             if found:
