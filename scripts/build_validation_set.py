@@ -1389,6 +1389,12 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
        for cid in ("vp_822", "vp_823", "vp_824")},
     # helper bl22: vp_791's report (id 68723798051) §7.3, the Qwen2.5-1.5B-Instruct-AWQ swap on the same v1 stack (vp_825)
     "vp_825": ("0.11.0", "the pinned image 'vllm/vllm-openai:v0.11.0' (vp_791's stack)", {"enable_prefix_caching": True}, None),
+    # helper bl22c (2026-12-06, session 22), added blind: rsrusson/ai-inference-engine's loadtest/README.md (8831c7d9):
+    # vllm.serve.sh (`vllm serve M --gpu-memory-utilization U --max-model-len L`, VLLM_USE_FLASHINFER_SAMPLER=0) with
+    # vLLM 0.28 on one RTX 3070 Laptop 8 GB under WSL2; Qwen2.5-0.5B-Instruct at 0.85/2,048 (vp_835), 0.85/8,192 (vp_836),
+    # 0.45/4,096 (vp_837); Qwen2.5-3B-Instruct-AWQ (vp_838) and Qwen2.5-7B-Instruct-AWQ (vp_839) at 0.85/2,048
+    **{cid: ("0.28.0", "AGENTS.md 'vLLM 0.28' and requirements.txt 'vllm>=0.28.0' (pip)", {"topk_topp_sampler": "native"}, None)
+       for cid in ("vp_835", "vp_836", "vp_837", "vp_838", "vp_839")},
 }
 
 _A100_QWEN_MTP = {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 1,
