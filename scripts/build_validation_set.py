@@ -1395,6 +1395,11 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # 0.45/4,096 (vp_837); Qwen2.5-3B-Instruct-AWQ (vp_838) and Qwen2.5-7B-Instruct-AWQ (vp_839) at 0.85/2,048
     **{cid: ("0.28.0", "AGENTS.md 'vLLM 0.28' and requirements.txt 'vllm>=0.28.0' (pip)", {"topk_topp_sampler": "native"}, None)
        for cid in ("vp_835", "vp_836", "vp_837", "vp_838", "vp_839")},
+    # helper bl22c: a serving-benchmark project's Phase 4 sanity (search-index id 69552837464): Qwen3-8B bf16 and the
+    # project's own llm-compressor W4A16 AWQ / GPTQ checkpoints on one Modal L40S, vllm/vllm-openai:v0.10.2, eager,
+    # 4,096, prefix caching off, util 0.90 (vp_840-vp_842)
+    **{cid: ("0.10.2", "'vLLM 0.10.2 image' (FROM vllm/vllm-openai:v0.10.2)", {"enable_prefix_caching": False}, None)
+       for cid in ("vp_840", "vp_841", "vp_842")},
 }
 
 _A100_QWEN_MTP = {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 1,
