@@ -1745,6 +1745,12 @@ SGLANG_PUBLIC = {
                        "gpu_catalog": {"gpu": "H100-PCIe-80GB",
                                        "note": "'NVIDIA H100 PCIe, 81559 MiB' (nvidia-smi): the catalog's H100-PCIe-80GB, "
                                                "with the HAMi slice's 38,000 MiB as the total the pod sees"}}))},
+    # helper gs22b (2026-12-06, session 22), added blind: syseeker/inference-pipeline-benchmark, the raw server logs of
+    # two solo SGLang baselines on one RTX PRO 6000 Blackwell Server Edition (an MPS daemon, one tenant): Qwen2.5-7B
+    # bf16 at mfs 0.45 and Qwen2.5-72B-Instruct-AWQ (awq_marlin at runtime) at mfs 0.52, context 8192, other flags at
+    # their defaults; SGLang pinned 'sglang==0.5.11' in the repository's pyproject.toml
+    **{cid: ("0.5.11", "pyproject.toml pins 'sglang==0.5.11' (unchanged from 2026-05-09 to the log's commit of "
+                       "2026-08-05)", {}, None) for cid in ("gs_345", "gs_346")},
 }
 
 # --- vLLM ------------------------------------------------------------------------------------------------------
