@@ -1389,6 +1389,17 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
        for cid in ("vp_822", "vp_823", "vp_824")},
     # helper bl22: vp_791's report (id 68723798051) §7.3, the Qwen2.5-1.5B-Instruct-AWQ swap on the same v1 stack (vp_825)
     "vp_825": ("0.11.0", "the pinned image 'vllm/vllm-openai:v0.11.0' (vp_791's stack)", {"enable_prefix_caching": True}, None),
+    # helper bl22c (2026-12-06, session 22), added blind: rsrusson/ai-inference-engine's loadtest/README.md (8831c7d9):
+    # vllm.serve.sh (`vllm serve M --gpu-memory-utilization U --max-model-len L`, VLLM_USE_FLASHINFER_SAMPLER=0) with
+    # vLLM 0.28 on one RTX 3070 Laptop 8 GB under WSL2; Qwen2.5-0.5B-Instruct at 0.85/2,048 (vp_835), 0.85/8,192 (vp_836),
+    # 0.45/4,096 (vp_837); Qwen2.5-3B-Instruct-AWQ (vp_838) and Qwen2.5-7B-Instruct-AWQ (vp_839) at 0.85/2,048
+    **{cid: ("0.28.0", "AGENTS.md 'vLLM 0.28' and requirements.txt 'vllm>=0.28.0' (pip)", {"topk_topp_sampler": "native"}, None)
+       for cid in ("vp_835", "vp_836", "vp_837", "vp_838", "vp_839")},
+    # helper bl22c: a serving-benchmark project's Phase 4 sanity (search-index id 69552837464): Qwen3-8B bf16 and the
+    # project's own llm-compressor W4A16 AWQ / GPTQ checkpoints on one Modal L40S, vllm/vllm-openai:v0.10.2, eager,
+    # 4,096, prefix caching off, util 0.90 (vp_840-vp_842)
+    **{cid: ("0.10.2", "'vLLM 0.10.2 image' (FROM vllm/vllm-openai:v0.10.2)", {"enable_prefix_caching": False}, None)
+       for cid in ("vp_840", "vp_841", "vp_842")},
 }
 
 _A100_QWEN_MTP = {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 1,
@@ -1734,6 +1745,12 @@ SGLANG_PUBLIC = {
                        "gpu_catalog": {"gpu": "H100-PCIe-80GB",
                                        "note": "'NVIDIA H100 PCIe, 81559 MiB' (nvidia-smi): the catalog's H100-PCIe-80GB, "
                                                "with the HAMi slice's 38,000 MiB as the total the pod sees"}}))},
+    # helper gs22b (2026-12-06, session 22), added blind: syseeker/inference-pipeline-benchmark, the raw server logs of
+    # two solo SGLang baselines on one RTX PRO 6000 Blackwell Server Edition (an MPS daemon, one tenant): Qwen2.5-7B
+    # bf16 at mfs 0.45 and Qwen2.5-72B-Instruct-AWQ (awq_marlin at runtime) at mfs 0.52, context 8192, other flags at
+    # their defaults; SGLang pinned 'sglang==0.5.11' in the repository's pyproject.toml
+    **{cid: ("0.5.11", "pyproject.toml pins 'sglang==0.5.11' (unchanged from 2026-05-09 to the log's commit of "
+                       "2026-08-05)", {}, None) for cid in ("gs_345", "gs_346")},
 }
 
 # --- vLLM ------------------------------------------------------------------------------------------------------
@@ -2667,8 +2684,45 @@ BL22B_OFF = {  # helper bl22b (2026-12-06, session 22): blind misses above 8 % (
                "inferred (ROCm, 95.52 GiB of weights per rank in July 2024) and the build is an AMD image "
                "(srjung/ll3.1_release_retune, tuned-GEMM file), so a fork-specific allocation is possible."),
 }
+_BL22C_WSL2 = (
+    "The vLLM 0.28.0 wheel sizes the pool as requested - non_kv_cache_memory, where non_kv_cache_memory = "
+    "total_consumed + transient peak and total_consumed = the worker's initial free memory - the free memory after "
+    "profile_run, both from torch.accelerator.get_memory_info (utils/mem_utils.py memory_profiling, "
+    "v1/worker/gpu_worker.py determine_available_memory): any change in another process's use of the card between the "
+    "worker's first snapshot and the end of the profile moves the pool 1:1. On this WSL2 laptop the Windows desktop "
+    "shares the 8 GB card ('Only ~7.0 GB is usable after driver reservation'). The wheel has no term that depends on "
+    "--max-model-len here: get_batch_defaults (engine/arg_utils.py) gives 2,048 batched tokens and 256 sequences to an "
+    "OpenAI server on a card under 70 GiB whatever the length, profile_run (v1/worker/gpu/model_runner.py) runs "
+    "max_num_tokens = 2,048 and samples 256 rows, profile_cudagraph_memory returns 0 on Model Runner V2, and the one "
+    "[max_num_reqs, max_model_len] buffer (v1/worker/gpu/states.py all_token_ids, int32) is UVA host memory of 2-8 MiB. "
+)
+BL22C_OFF = {  # helper bl22c (2026-12-06, session 22): blind misses above 8 % (round bl22c, docs/accuracy.md §6.4)
+    "vp_837": ("Blind +18.8 % (196,928 planned, 165,824 printed; 12,288 B per token): the plan keeps 2.254 GiB of KV "
+               "in the 3.60 GiB budget, the run 1.898 GiB, so the run held 0.356 GiB more outside weights and KV. The "
+               "same laptop's 8,192-token boot at util 0.85 (vp_836, +7.0 %) holds the same 0.356 GiB more (to 0.3 "
+               "MB) and the 2,048-token boot (vp_835, -1.0 %) 0.054 GiB less. " + _BL22C_WSL2 +
+               "So a fixed 0.36 GiB on two boots at different utilizations and lengths is not an engine rule tpkit "
+               "lacks; a machine term (another process's allocation during the start, counted by total_consumed) fits "
+               "it. No reading yet: the boots' 'Available KV cache memory' and DEBUG memory-profile lines "
+               "(non_torch_memory, torch peak; the README quotes only /metrics cache_config_info) would settle "
+               "whether the 0.36 GiB is non-torch growth or the profile's peak. One laptop, so no rule."),
+    "vp_839": ("Blind -59.7 % (7,424 planned, 18,400 printed; 57,344 B per token): the plan keeps 0.397 GiB of KV in "
+               "the 6.80 GiB budget, the run printed 0.98 GiB, so the run held 0.58 GiB less outside weights and KV "
+               "(weights 5.29 printed, 5.22 planned). The same card's 3B-AWQ start (vp_838, +3.3 %) held 0.86 GiB "
+               "beside its 1.95 GiB of weights and 3.99 GiB of KV, the 7B-AWQ relaunch only 0.53 GiB with a larger "
+               "hidden size (3,584 vs 2,048) and MLP (18,944 vs 11,008) and the same 151,936-row sampler profile, and "
+               "the 7B's failed 8,192-token start just before it left 0.2 GiB (1.31 GiB outside weights and KV). " +
+               _BL22C_WSL2 +
+               "The relaunch followed the aborted start on the same card, so memory the dying process (or the desktop) "
+               "released after the worker's first snapshot reads as negative consumption and enlarges the pool. "
+               "No reading yet: the relaunch's 'Available KV cache memory' line with its DEBUG memory profile "
+               "(initial free memory, non_torch_memory), or a clean second 2,048-token start, would settle it; the "
+               "README's own '0.2 GiB / 3,696 tokens @2048' row is the 8,192 ValueError's figures, so the source "
+               "may also have mixed two boots. One start, so no rule."),
+}
 for _cid, _why in {**VRES_OFF, **O19C_OFF, **BL20_OFF, **BL20B_OFF, **CAT20_OFF, **O20_OFF, **WHY21_OFF,
-                   **GS21_OFF, **BL21C_OFF, **BL22B_OFF}.items():
+                   **GS21_OFF, **BL21C_OFF, **BL22B_OFF,
+                   **BL22C_OFF}.items():
     PUBLIC_EDITS.setdefault(_cid, {})["why_off"] = _why
 PUBLIC_EDITS["vp_066"]["why_off"] += (
     f" {VRES}: the weights gap is torch's caching allocator (engines/vllm/weight_blocks.py): at tp 2 the "

@@ -21,13 +21,14 @@ def _script():
 def test_explain_crash_fixes_parse_in_the_logs_release():
     m = _script()
     runs = list(m.explain_runs())
-    assert len(runs) == 2 * 131  # every crash (and failed) log, text and --json
+    assert len(runs) == 2 * 163  # every crash (and failed) log, text and --json (131; + ex22's 32, lead)
     ok, checked, bad, own = m.check(runs)
     assert bad == []
     assert checked >= 100 and ok == checked
     # flags outside the engines' parsers are tpkit's own (re-run inputs), never a fix's
+    # (--link: tpkit plan's interconnect, in explain's "links from the log" note since ex22's sg_521; lead)
     assert {f for _, f in own} <= {"--gpu", "--model", "--tp", "--engine-version", "--compile-cache",
-                                   "--vllm-use-v2-model-runner"}
+                                   "--vllm-use-v2-model-runner", "--link"}
 
 
 def test_perf_and_plan_flags_parse_in_the_engine_version():

@@ -147,6 +147,12 @@ A6000, vLLM main after 0.4.1: +0.9 / +2.4 %), vp_833 (Llama 3.1 405B MP16 at tp 
 listed, 386 -> 390 scored, median 1.48 %, p90 10.52 -> 10.75 % (vLLM p90 level loosened 0.106 -> 0.108, with and
 without own logs; §6.4, round bl22b). Merged by the lead with helper bl22's vp_812-vp_825 (fourteen blind cases, all
 within 8 %) and gs22's SGLang cases: vLLM 417 listed, 404 scored, median 1.45 %, p90 10.37 % (the level back to 0.106).
+Helper bl22c (2026-12-06, session 22): vp_835-vp_839 (rsrusson/ai-inference-engine: Qwen2.5-0.5B-Instruct at
+0.85/2,048, 0.85/8,192 and 0.45/4,096, Qwen2.5-3B- and 7B-Instruct-AWQ at 0.85/2,048 on one RTX 3070 Laptop 8 GB under
+WSL2, vLLM 0.28: -1.0, +7.0, +18.8, +3.3, -59.7 %) and vp_840-vp_842 (Qwen3-8B bf16 and its self-made compressed-tensors
+W4A16 AWQ / GPTQ on an L40S, vLLM 0.10.2, eager: +0.0, +0.1, +0.1 %) added blind, no rule changed: vLLM 417 -> 425
+listed, 404 -> 412 scored, median 1.45 %, p90 10.37 -> 10.64 % (vLLM p90 level loosened 0.106 -> 0.107, with and
+without own logs; §6.4, round bl22c).
 """
 
 from pathlib import Path
@@ -370,7 +376,8 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
     # then vp_375 / vp_376 (the ROCm blog 'Enhancing vLLM Inference on AMD GPUs': vLLM main of 2024-08-29 on one
     # MI300X, Meta-Llama-3-8B-Instruct with bf16 / fp8 KV) +1.6 % / +1.6 % blind, both just outside their bands, no
     # rule changed: 156 scored, median 1.56 %, p90 9.40 %, 132/156 (84.6 %) inside: LOOSENED inside 0.85 -> 0.84
-    "vllm": (0.015, 0.106, 0.84),  # 2026-12-04 session 7 merged (lead): 149 scored, median 1.53 %, p90 9.07 %, 129/149
+    "vllm": (0.015, 0.107, 0.84),  # helper bl22c (2026-12-06): vp_835-vp_842 blind, 412 scored, p90 10.37 -> 10.64 %: LOOSENED 0.106 -> 0.107
+                                   # 2026-12-04 session 7 merged (lead): 149 scored, median 1.53 %, p90 9.07 %, 129/149
                                    # inside (vp90 V0 MLP rule; mv14 blind vp_323 tp8×pp2 +47.5 %, vp_325 R1 8×H200 +31.3 %).
                                    # Helper mv17 (2026-12-04) added blind: vp_340 / vp_341 (0.15.1 Llama-3.1-8B on an
                                    # RTX 6000 Ada, -0.3 / +0.1 %): 151 scored, median 1.46 %, p90 8.93 %, 132/151; then
@@ -703,7 +710,8 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
 REACHED_OWN_LOG_OUT = {  # engine: (median ≤, p90 ≤, inside ≥) with each case's own log out of the start-up fit
     "sglang": (0.005, 0.030, 0.88),  # helper loo15 (2026-12-05): 83 scored, median 0.37 %, p90 2.76 %, 76/83 inside
     # helper gs21 (2026-12-06): gs_336-gs_341 blind: 94 scored, median 0.42 %, p90 2.87 %, 83/94 inside: inside -> 0.88
-    "vllm": (0.016, 0.106, 0.84),    # helper loo15 (2026-12-05): 284 scored, median 1.42 %, p90 7.93 %, 245/284 inside
+    "vllm": (0.016, 0.107, 0.84),    # helper bl22c (2026-12-06): own log out p90 10.64 %: LOOSENED 0.106 -> 0.107
+                                     # helper loo15 (2026-12-05): 284 scored, median 1.42 %, p90 7.93 %, 245/284 inside
     # helper bl16b (2026-12-05): vp_683 added blind: 285 scored, p90 8.53 %, 246/285 inside: LOOSENED p90 -> 0.086
     # session 16 merged (lead): 304 scored, median 1.38 %, p90 7.42 %: TIGHTENED p90 -> 0.080
     # helper bl18 (2026-12-05): vp_735-vp_747 added blind: 331 scored, median 1.48 %, p90 10.37 %: LOOSENED p90 -> 0.104

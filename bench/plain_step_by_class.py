@@ -1,0 +1,164 @@
+"""The plain decode step, predicted vs measured, by architecture class (helper hy22, issue 13; CPU only, no network).
+
+    python bench/plain_step_by_class.py              # class table, per-source table, the GDN what-if
+    python bench/plain_step_by_class.py --json F     # also write every row's numbers to F
+
+Reads ``bench/data/published_spec.json`` and predicts every row exactly as ``bench/decode_published.py`` does
+(``decode_published.predict``).  For each row whose source gives a plain tok/s (``base_tok_s``) it sets the measured
+plain step (batch / plain tok/s) against ``tpkit perf``'s, and, where the source also gives a speculative tok/s, the
+measured cycle (batch × accept length / speculative tok/s, the accept length as ``decode_published.itemise`` takes it)
+against the predicted one.  Rows ``not_comparable`` and rows scored as a workload are left out of the tables (their
+step is not a steady decode step at ``batch``).
+
+Classes, from the model's config as ``tpkit`` reads it: ``hybrid GDN`` (Gated DeltaNet linear-attention layers:
+Qwen3-Next, Qwen3.5 / 3.6 / 3.8), ``hybrid other`` (any other linear-attention or Mamba mixer), ``MLA``, ``MoE``,
+``dense``; a MoE GDN model is ``hybrid GDN MoE``.
+
+The what-if asks whether the plain step can be what turns the hybrid GDN rows' signs: the speed-up ``tpkit`` predicts
+is accept length × step / cycle, so it prints the GDN rows' sign and within-25 % counts (a) as predicted, (b) with the
+measured plain step and the predicted cycle, (c) with the measured plain step and the same extra milliseconds added to
+the cycle (a per-forward term the verify would carry as well).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "bench"))
+sys.path.insert(0, str(ROOT / "src"))
+
+import decode_published as dp  # noqa: E402
+
+
+def arch_class(spec) -> str:
+    """``hybrid GDN`` / ``hybrid GDN MoE`` / ``hybrid other`` / ``MLA`` / ``MoE`` / ``dense`` of a ``ModelSpec``."""
+    moe = spec.moe is not None
+    if spec.linear_attn is not None or "linear" in spec.kinds:
+        gdn = spec.linear_attn is not None and "Gated DeltaNet" in spec.linear_attn.description
+        return ("hybrid GDN" + (" MoE" if moe else "")) if gdn else "hybrid other"
+    if spec.mla is not None:
+        return "MLA"
+    return "MoE" if moe else "dense"
+
+
+def rows(data: dict | None = None, classes: tuple[str, ...] | None = None) -> list[dict]:
+    """Every row with a plain tok/s: its class and measured vs predicted plain step, cycle and speed-up.
+    ``classes``: price only the rows of these classes (``arch_class``)."""
+    from tpkit.models import load_model
+
+    data = data or json.loads(dp.DATA.read_text())
+    specs: dict[str, object] = {}
+    out = []
+    for number, row in enumerate(data["rows"], 1):
+        if not row["base_tok_s"]:
+            continue
+        model = row["model"]
+        if model not in specs:
+            specs[model] = load_model(str(ROOT / model) if model.startswith("bench/") else model)
+        spec = specs[model]
+        if classes is not None and arch_class(spec) not in classes:
+            continue
+        r = dp.predict(row)
+        tau = row["accept_length"] or r.speculative.accept_length
+        out.append({
+            "row": number, "source": row["source"], "class": arch_class(spec), "model": model.split("/")[-1],
+            "gpu": row["gpu"], "tp": row["tp"], "engine": row["engine"], "version": row.get("engine_version"),
+            "batch": row["batch"], "context": row["context"], "gdn_layers": list(spec.kinds).count("linear"),
+            "layers": spec.num_layers, "accept_length": tau,
+            "step_ms": {"measured": row["batch"] / row["base_tok_s"] * 1e3, "predicted": r.baseline.step_us / 1e3},
+            "cycle_ms": {"measured": row["batch"] * tau / row["spec_tok_s"] * 1e3 if row["spec_tok_s"] else None,
+                         "predicted": r.speculative.cycle_us / 1e3},
+            "speedup": {"measured": dp.measured_speedup(row), "predicted": r.speculative.speedup},
+            "scored": dp.comparable(row) and row.get("measurement") != "workload"})
+    return out
+
+
+def _ratio(x: dict, key: str) -> float:
+    return x[key]["predicted"] / x[key]["measured"]
+
+
+def class_table(items: list[dict]) -> list[str]:
+    groups: dict[tuple, list[dict]] = {}
+    for x in items:
+        if x["scored"] and x["cycle_ms"]["measured"]:
+            groups.setdefault((x["class"], x["engine"], "1" if x["batch"] == 1 else "> 1"), []).append(x)
+    lines = ["| class | engine | batch | rows | sources | plain step pred / meas: median (range) | "
+             "extra µs per layer (median) | cycle pred / meas: median (range) | wrong sign |",
+             "|---|---|---|---:|---:|---|---:|---|---:|"]
+    for (cls, engine, batch), xs in sorted(groups.items()):
+        s, c = [_ratio(x, "step_ms") for x in xs], [_ratio(x, "cycle_ms") for x in xs]
+        wrong = sum((x["speedup"]["predicted"] > 1) != (x["speedup"]["measured"] > 1) for x in xs)
+        extra = statistics.median((x["step_ms"]["measured"] - x["step_ms"]["predicted"]) * 1e3 / x["layers"] for x in xs)
+        lines.append(f"| {cls} | {engine} | {batch} | {len(xs)} | {len({x['source'] for x in xs})} | "
+                     f"{statistics.median(s):.2f} ({min(s):.2f}–{max(s):.2f}) | {extra:.0f} | "
+                     f"{statistics.median(c):.2f} ({min(c):.2f}–{max(c):.2f}) | {wrong} |")
+    return lines
+
+
+def source_table(items: list[dict], classes=("hybrid GDN", "hybrid GDN MoE")) -> list[str]:
+    groups: dict[tuple, list[dict]] = {}
+    for x in items:
+        if x["scored"] and x["cycle_ms"]["measured"] and x["class"] in classes:
+            groups.setdefault((x["class"], x["source"], x["model"], x["gpu"], x["tp"], x["engine"], x["version"]),
+                              []).append(x)
+    lines = ["| class | source | model | GPU × TP | engine | batch | GDN / all layers | rows | plain step pred / meas "
+             "(range) | extra µs per GDN layer (median) | cycle pred / meas | wrong sign |",
+             "|---|---|---|---|---|---|---|---:|---|---:|---:|---:|"]
+    for key, xs in sorted(groups.items()):
+        cls, source, model, gpu, tp, engine, version = key
+        s, c = [_ratio(x, "step_ms") for x in xs], [_ratio(x, "cycle_ms") for x in xs]
+        extra = statistics.median((x["step_ms"]["measured"] - x["step_ms"]["predicted"]) * 1e3 / x["gdn_layers"]
+                                  for x in xs)
+        batches = sorted({x["batch"] for x in xs})
+        wrong = sum((x["speedup"]["predicted"] > 1) != (x["speedup"]["measured"] > 1) for x in xs)
+        lines.append(f"| {cls} | {source} | {model.replace('.config.json', '').replace('.json', '')} | {gpu} × {tp} | "
+                     f"{engine} {version or ''} | {batches[0]}–{batches[-1]} | {xs[0]['gdn_layers']} / {xs[0]['layers']} "
+                     f"| {len(xs)} | {statistics.median(s):.2f} ({min(s):.2f}–{max(s):.2f}) | {extra:.0f} µs | "
+                     f"{statistics.median(c):.2f} | {wrong} |")
+    return lines
+
+
+def what_if(items: list[dict]) -> dict:
+    """Sign right / within 25 % of the scored hybrid GDN rows with both tok/s, as predicted and with the measured
+    plain step put in (cycle as predicted, or cycle plus the same extra ms)."""
+    gdn = [x for x in items if x["scored"] and x["cycle_ms"]["measured"] and x["class"].startswith("hybrid GDN")]
+
+    def count(speedup) -> dict:
+        sp = [speedup(x) for x in gdn]
+        return {"sign_ok": sum((p > 1) == (x["speedup"]["measured"] > 1) for p, x in zip(sp, gdn)),
+                "within_25": sum(abs(p / x["speedup"]["measured"] - 1) <= 0.25 for p, x in zip(sp, gdn))}
+
+    def step_in(x, add_to_cycle: bool) -> float:
+        meas, pred, cyc = x["step_ms"]["measured"], x["step_ms"]["predicted"], x["cycle_ms"]["predicted"]
+        return x["accept_length"] * meas / (cyc + (meas - pred if add_to_cycle else 0.0))
+
+    return {"rows": len(gdn), "as_predicted": count(lambda x: x["speedup"]["predicted"]),
+            "measured_step_cycle_as_predicted": count(lambda x: step_in(x, False)),
+            "measured_step_same_ms_on_cycle": count(lambda x: step_in(x, True))}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--json", default=None, help="also write every row's numbers to this file")
+    args = ap.parse_args()
+    items = rows()
+    print("\n".join(class_table(items)))
+    print()
+    print("\n".join(source_table(items)))
+    print()
+    w = what_if(items)
+    print(f"hybrid GDN rows with both tok/s (scored): {w['rows']}")
+    for key in ("as_predicted", "measured_step_cycle_as_predicted", "measured_step_same_ms_on_cycle"):
+        print(f"  {key}: sign right {w[key]['sign_ok']}, within 25 % {w[key]['within_25']}")
+    if args.json:
+        Path(args.json).write_text(json.dumps(items, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
