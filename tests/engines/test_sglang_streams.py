@@ -111,3 +111,26 @@ def test_plan_from_log_context_leaves_the_stream_pool_to_the_plan():
     m = measured_startup(e)
     expected = e.anchored.device_total - e.anchored.pre.mid - e.anchored.init_dist.mid - MiB(70)
     assert m.terms["cuda_context"] == expected
+
+
+def test_no_charge_in_a_hami_slice():
+    """HAMi-core's hooked cuMemGetInfo_v2 reports limit − the bytes its allocation hooks recorded; cuStreamCreate is
+    passed through unrecorded, so the pool never leaves the free memory SGLang reads (helper cap22)."""
+    assert forward_stream_pool("0.5.20", world=1, vendor="NVIDIA", virtualiser="HAMi") == Bytes(0)
+    assert forward_stream_pool("0.5.20", world=1, vendor="NVIDIA", virtualiser=None) == MiB(70)
+
+
+def test_explain_reads_hami_from_the_log_and_drops_the_pool():
+    from tpkit.explain.result import free_form_settings
+
+    for said in (b"# each replica in a HAMi slice", b"resources: nvidia.com/gpumem: 38000",
+                 b"[HAMI-core Msg(1:140:0)]: Initializing....."):
+        assert free_form_settings(said)["memory_virtualiser"][0] == "HAMi", said
+    assert "memory_virtualiser" not in free_form_settings(b"hamilton ham iHAMi nvidia.com/gpu: 1")
+    plain = _explained("0.5.20")
+    sliced = explain_log("# pod in a HAMi slice (nvidia.com/gpumem 38000)\n" + _LOG,
+                         flags={"model": "Qwen/Qwen3-8B", "engine_version": "0.5.20", "gpu": "H100-SXM-80GB"})
+    assert plain.anchored.stream_pool is not None and sliced.anchored.stream_pool is None
+    assert not any(r.item.startswith("torch stream pool") for r in sliced.anchored.rows)
+    shift = sliced.anchored.rest.mid.bytes - plain.anchored.rest.mid.bytes
+    assert abs(shift - 0.15 * 70 * 2**20) <= 1  # the slack's share of the pool comes back to the budget

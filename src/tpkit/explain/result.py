@@ -136,6 +136,10 @@ def free_form_settings(raw: bytes) -> dict:
         on = m.group(1) != b"no-" and m.group(2) != b"False"
         out["enable_prefix_caching"] = (on, f"free-form text {m.group(0).decode('ascii', 'replace')!r}")
         out["enable_prefix_caching_line"] = raw.count(b"\n", 0, m.start()) + 1
+    m = _HAMI.search(raw)
+    if m is not None:
+        out["memory_virtualiser"] = ("HAMi", f"free-form text {m.group(0).decode('ascii', 'replace')!r}")
+        out["memory_virtualiser_line"] = raw.count(b"\n", 0, m.start()) + 1
     m = _TIMESTAMP.search(raw)
     if m is not None:
         out["log_date"] = (m.group(1).decode("ascii"), f"the first timestamp {m.group(0).decode('ascii')!r}")
@@ -148,6 +152,9 @@ _PREFIX_CACHING = __import__("re").compile(
 _KV_DTYPE_USED = __import__("re").compile(rb"Using KV cache dtype: torch\.(float8_e4m3fn|float8_e5m2|bfloat16)\b")
 """the KV dtype SGLang resolved (``model_runner.py`` ``configure_kv_cache_dtype`` logs 'Using KV cache dtype:
 torch.…' on rank 0, 0.5.x): the value the pool ran with, for logs whose ServerArgs dump is elided"""
+_HAMI = __import__("re").compile(rb"\[HAMI-core\b|nvidia\.com/gpumem\b|\bHAMi\b")
+"""the run sits in a HAMi slice: HAMi-core's own messages ('[HAMI-core Msg'), HAMi's memory resource
+(nvidia.com/gpumem) or the project's name; its free memory leaves the stream pool out (``engines.sglang.streams``)"""
 _TIMESTAMP = __import__("re").compile(rb"(20[0-9]{2}-[01][0-9]-[0-3][0-9])[ T][0-2][0-9]:[0-5][0-9]")
 
 

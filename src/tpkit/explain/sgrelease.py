@@ -131,18 +131,20 @@ def stream_pool_for(ctx: Context, tp: int, pp: int) -> tuple[Iv | None, str]:
     """(torch's stream pool taken between SGLang's pre sample and 'Load weight begin', why; None when none):
     ``engines.sglang.streams.forward_stream_pool`` at both ends of the releases the log allows — the oldest
     release its line formats admit and the newest one they and its date admit (``versions.newest_by_date``) —
-    so a log whose releases straddle 0.5.9 gets 0 … the pool, and no version at all the same."""
+    so a log whose releases straddle 0.5.9 gets 0 … the pool, and no version at all the same; none in a HAMi slice
+    (the log names HAMi: ``result.free_form_settings`` 'memory_virtualiser')."""
     from tpkit.engines.sglang.streams import FIRST_RELEASE, STREAM_POOL_SOURCE, forward_stream_pool
     from tpkit.engines.sglang.versions import LATEST, newest_by_date, parse_version
 
     vendor = getattr(ctx.gpu, "vendor", None) if ctx.gpu is not None else None
+    shim = ctx.get("memory_virtualiser")  # a HAMi slice's free memory does not see the pool
     newest, capped = newest_by_date(ctx.rules_version or LATEST, ctx.get("log_date"))
     found = releases_in(ctx.version)
     oldest = found[0] if found else None
     try:
-        ends = [forward_stream_pool(v, world=tp * pp, vendor=vendor) for v in (oldest, newest) if v]
+        ends = [forward_stream_pool(v, world=tp * pp, vendor=vendor, virtualiser=shim) for v in (oldest, newest) if v]
         if oldest is not None and parse_version(oldest) > parse_version(newest):
-            ends = [forward_stream_pool(newest, world=tp * pp, vendor=vendor)]
+            ends = [forward_stream_pool(newest, world=tp * pp, vendor=vendor, virtualiser=shim)]
     except REFUSED:  # a version string the rules cannot read: no charge
         return None, ""
     lo = Bytes(0) if oldest is None else min(ends)

@@ -21,6 +21,12 @@ Where it lands:
   creates a warm-up ``torch.cuda.Stream()`` inside ``init_torch_distributed``, before the pre sample: the pool is
   part of the distributed init there and nothing moves.
 * AMD GPUs: the HIP build of torch keeps the same pool, but its size was not measured: no charge.
+* inside a HAMi slice (HAMi-core's ``libvgpu.so``, built with ``HOOK_MEMINFO_ENABLE`` by its ``build.sh``): the hooked
+  ``cuMemGetInfo_v2`` (``src/cuda/memory.c``) reports ``min(limit, total) − usage``, where ``usage``
+  (``get_gpu_memory_usage``, ``src/multiprocess/multiprocess_memory_limit.c``) is what HAMi's allocation hooks
+  (``cuMemAlloc_v2``, ``cuMemCreate``, ...) recorded for the slice's processes; ``cuStreamCreate`` is passed through
+  unrecorded (``src/cuda/stream.c``).  The driver's stream memory never leaves the free memory SGLang reads, so the
+  pool moves neither the pre sample nor 'Load weight begin': no charge (``virtualiser="HAMi"``).
 
 Evidence in the logs (four tp-1 start-ups of 0.5.10–0.5.20 whose printed pool pins the budget): the memory
 taken between the pre sample and 'Load weight begin' lies in 34–176 MiB (sg_043, B200, 0.5.10 rules),
@@ -34,11 +40,14 @@ from __future__ import annotations
 from tpkit.engines.sglang.versions import at_least
 from tpkit.units import Bytes, MiB
 
-__all__ = ["STREAM_POOL_BYTES", "FIRST_RELEASE", "STREAM_POOL_SOURCE", "forward_stream_pool"]
+__all__ = ["STREAM_POOL_BYTES", "FIRST_RELEASE", "UNSEEN_BY", "STREAM_POOL_SOURCE", "forward_stream_pool"]
 
 STREAM_POOL_BYTES: Bytes = MiB(70)
 """device memory torch's per-device CUDA stream pool takes when the first ``torch.cuda.Stream()`` is created
 (measured on an H200, torch 2.11 + CUDA 13.0; ``scripts/stream_pool_memory_check.py``)"""
+
+UNSEEN_BY = "HAMi"
+"""the memory virtualiser whose reported free memory leaves the stream pool out (module docstring)"""
 
 FIRST_RELEASE = "0.5.9"
 """first SGLang release whose ModelRunner creates ``forward_stream`` after the pre sample"""
@@ -50,12 +59,13 @@ STREAM_POOL_SOURCE = ("torch's CUDA stream pool, built by SGLang's forward_strea
                       "(scripts/stream_pool_memory_check.py)")
 
 
-def forward_stream_pool(version: str, *, world: int, vendor: str | None) -> Bytes:
+def forward_stream_pool(version: str, *, world: int, vendor: str | None, virtualiser: str | None = None) -> Bytes:
     """Bytes SGLang ``version`` takes for the stream pool between the pre sample and the weights, on one rank of a
     ``world``-rank (tp × pp) group on a GPU of ``vendor`` ("NVIDIA", "AMD" or None for not known: charged, the
     pool is a torch fact; only AMD, whose size is not measured, gets none): ``STREAM_POOL_BYTES`` for 0.5.9+ at
-    world size 1, else 0 (see the module docstring)."""
-    if world != 1 or not at_least(version, FIRST_RELEASE):
+    world size 1, else 0; 0 also where ``virtualiser`` is "HAMi", whose free memory does not see the pool (see the
+    module docstring)."""
+    if world != 1 or not at_least(version, FIRST_RELEASE) or virtualiser == UNSEEN_BY:
         return Bytes(0)
     if vendor is not None and str(vendor).upper() == "AMD":
         return Bytes(0)
