@@ -53,6 +53,8 @@ OTHER_TENANT = {
     # fits an empty card, so explain names no fitting fix and says the plan does not reproduce the failure
     "sg_490": "a verl GRPO trainer colocated with the Qwen3-8B rollout (TP 2, 2x A800): 0.12 fits an empty card, the run "
               "failed and 0.15 ran (helper sgb14)",
+    "sg_514": "a Mistral-7B fine-tune on an A40 (FLAGS_FOR: the title's card, models.json's config) whose 40.19 GiB "
+              "another process held (torch's message): the catalog plan fits an empty A40 (helper wo22)",
 }
 WEIGHTS_EXCEED_THE_CARD = {
     # memory failures whose run does not fit the card even with every other process gone: the plan of the log's own
@@ -61,13 +63,14 @@ WEIGHTS_EXCEED_THE_CARD = {
               "another process's memory, and with the card free the weights still exceed it (helper rt15)",
 }
 WEIGHTS_OOM_NOT_REPLANNED = {
-    # weight-load OOMs read blind (helper ex22): the excerpt prints no weight size and no card total, so the fix
-    # named (--tp 2) is not re-planned and is not called a fit
-    "sg_511": "Llama3-OpenBioLLM-70B at --tp 8 on 8x L4: the excerpt prints no free memory or weight size; --tp 16 "
-              "is named, not re-planned (the thread's rpyc re-raise is placed by the traceback after it)",
-    "sg_512": "llama3-llava-next-8b on an H100 at tp 1 (no config in tests/; a torch message cut after 'GPU ')",
-    "sg_513": "a Mixtral-8x7B fine-tune on one 48 GB card (no --tp); the source ran it on two GPUs",
-    "sg_514": "a Mistral-7B fine-tune on an A40 whose 40.19 GiB another process held",
+    # weight-load OOMs read blind (helper ex22): the excerpt prints no weight size, so nothing is re-planned from the
+    # log. Helper wo22 (2026-12-06): where the model and the GPU are known the fixes are planned from the catalog
+    # (explain.planned.catalog_fixes_sglang, as plan --from-log); where either is unknown the cause says what to pass
+    "sg_511": "Llama3-OpenBioLLM-70B at --tp 8 on 8x L4 (the catalog's Llama-3.1-70B geometry, FLAGS_FOR): the catalog "
+              "plan of the log's settings fits (16.5 GiB of weights per L4), so it does not reproduce the failure and "
+              "no planned fix is called a fit (a 2024-05 SGLang; the log prints no release)",
+    "sg_512": "llama3-llava-next-8b on an H100 at tp 1 (no config in tests/): the cause asks for --model",
+    "sg_513": "a Mixtral-8x7B fine-tune on one 48 GB card (no --tp; the card is not named): the cause asks for --gpu",
 }
 FLAGS_FOR = {
     "sg_042": {"model": str(ROOT / "tests/engines/data_vllm_issue11/google--gemma-3-27b-it.json")},
@@ -81,6 +84,9 @@ FLAGS_FOR = {
     "sg_490": {"gpu": "A800", "tp": 2, "model": "Qwen/Qwen3-8B", "mem_fraction_static": 0.12},
     "sg_491": {"gpu": "RTX-3090", "tp": 1, "model": "Qwen/Qwen2.5-1.5B-Instruct", "mem_fraction_static": 0.10},
     "sg_494": {"gpu": "A100-80GB", "tp": 1, "model": "Qwen/Qwen3-32B", "mem_fraction_static": 0.55},
+    "sg_511": {"model": "meta-llama/Llama-3.1-70B-Instruct"},
+    "sg_513": {"model": "mistralai/Mixtral-8x7B-Instruct-v0.1"},
+    "sg_514": {"gpu": "A40", "model": str(ROOT / "tests/validation/configs/mistralai--Mistral-7B-Instruct-v0.2.json")},
 }
 """Flags where the excerpt lacks what its source states.  sg_042: the log does not name its model (the source
 does: MedGemma 27B = Gemma-3-27B geometry).  sg_060: the log names deepseek-ai/DeepSeek-V2.5, whose config is not in
@@ -95,7 +101,10 @@ and the release (Qwen3-8B bf16, 0.5.10.post1): the fixes are planned from the ca
 found).  Helper sgb14 (2026-12-05): sg_489's notes name the H20 machine (their vLLM log), DeepSeek-R1 and a run of
 2025-03-29 (0.4.4 series); sg_490 / sg_491 state the card, the model, the rollout engine's TP and the fraction, written
 as the trainers' own settings (GRPO_GPU_MEMORY_UTILIZATION, --sglang-mem-fraction-static). Helper bl18b (2026-12-05):
-sg_494's summary names the card (8 x A100-SXM4-80GB, one per PD worker), the model (Qwen3-32B) and the fraction (0.55)."""
+sg_494's summary names the card (8 x A100-SXM4-80GB, one per PD worker), the model (Qwen3-32B) and the fraction (0.55). Helper wo22
+(2026-12-06): sg_511's, sg_513's and sg_514's models are their sources' (models.json: the catalog's Llama-3.1-70B and
+Mixtral-8x7B geometry, Mistral-7B-Instruct-v0.2's config), sg_514's card the A40 its title names; sg_513's 48 GB card
+is not named."""
 
 
 @pytest.mark.parametrize("case_id", IDS)
@@ -163,6 +172,11 @@ def test_crash_gets_its_phase_and_a_fix_that_fits(case_id):
         return
     if case_id in WEIGHTS_OOM_NOT_REPLANNED:
         assert e.diagnosis.phase == "weights" and not any(f.fits for f in e.diagnosis.fixes)
+        # helper wo22: planned from the catalog where the model and GPU are known, else the cause says what to pass
+        assert ("does not reproduce" in e.diagnosis.cause and e.diagnosis.fixes
+                and all("planned from the catalog" in f.note for f in e.diagnosis.fixes)) or \
+            ("the log prints no weight size" in e.diagnosis.cause and "to plan the fixes from the catalog"
+             in e.diagnosis.cause), e.diagnosis.cause
         return
     assert any(f.fits for f in e.diagnosis.fixes), [f.to_dict() for f in e.diagnosis.fixes]
 

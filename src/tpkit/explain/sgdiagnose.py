@@ -219,7 +219,31 @@ def _weights_failure(failure, a, ctx, plan: BudgetReplan):
         return cause, short, [plan.fix(f"--tp {2 * tp}", "weights shard over twice the GPUs",
                                        cell_scale=0.5 if kv_heads_shard(ctx.model, tp) else 1.0,
                                        **relayout(ctx, a, tp=2 * tp))]
-    return cause, short, _weights_fixes_from_model(ctx, tp, room, plan.f, a)
+    fixes = _weights_fixes_from_model(ctx, tp, room, plan.f, a)
+    if not any(fx.fits for fx in fixes):
+        cause, fixes = _weights_from_catalog(ctx, cause, fixes)
+    return cause, short, fixes
+
+
+def _weights_from_catalog(ctx, cause: str, fixes: list[Fix]) -> tuple[str, list[Fix]]:
+    """A weight-load OOM that prints no weight size (nothing re-planned from the log fits): the fixes planned from
+    the catalog as ``tpkit plan --from-log`` and the pool-OOM path plan them (``explain.planned.catalog_fixes_sglang``,
+    the same planner, release and fit rule; helper wo22), each marked as planned from the catalog with its band.
+    No ``--mem-fraction-static`` fix is planned: SGLang loads the weights before it sizes anything by the fraction
+    (``ModelRunner.load_model`` precedes ``init_memory_pool``, sglang 0.1–0.5.23), so the fraction does not change
+    what the load needs.  Without the model config or the GPU, the cause says which to pass."""
+    from tpkit.explain.planned import catalog_fixes_sglang
+
+    if ctx.model is None or ctx.gpu is None:
+        missing = [what for what, known in (("the model config (--model: an HF id or its config.json)",
+                                             ctx.model is not None), ("the GPU (--gpu)", ctx.gpu is not None))
+                   if not known]
+        return (cause + "; the log prints no weight size, so no fix is re-planned from it; give "
+                + " and ".join(missing) + " to plan the fixes from the catalog"), fixes
+    found, finding = catalog_fixes_sglang(ctx, fractions=())
+    if not found:
+        return cause, fixes
+    return cause + "; " + finding, [Fix(**kw) for kw in found]
 
 
 def _graph_error(root: str, a):
