@@ -276,11 +276,37 @@ _CONTEXT_FLAGS = frozenset({"command", "func", "model", "from_log", "json", "eng
 
 def _budget_only_change(args, ctx) -> bool:
     """The plan runs at the log's layout (each of tp, pp, dp, ep the user gives is the log's) and changes nothing
-    but what the profile run does not see (``BUDGET_ONLY_FLAGS``; ``_CONTEXT_FLAGS`` say where the log ran)."""
+    but what the profile run does not see (``BUDGET_ONLY_FLAGS``; ``_CONTEXT_FLAGS`` say where the log ran; and
+    ``args.same_profile``: flags ``_same_profile`` found to change no non-KV line of the planner's own)."""
     for name in FILLED:
         if name in args.user_given and int(getattr(args, name)) != int(ctx.get(name, 1) or 1):
             return False
-    return not set(args.user_given) - _CONTEXT_FLAGS - BUDGET_ONLY_FLAGS - set(FILLED)
+    return not (set(args.user_given) - _CONTEXT_FLAGS - BUDGET_ONLY_FLAGS - set(FILLED)
+                - set(getattr(args, "same_profile", ())))
+
+
+def _same_profile(args, log, result, plan_at) -> frozenset:
+    """{"enforce_eager"} where --enforce-eager is the one flag beyond ``BUDGET_ONLY_FLAGS`` and the planner's own
+    non-KV memory (requested − available − the applied CUDA-graph estimate) is the same with it as at the log's
+    setting: the flag then changes nothing the profile run sees, and the log's measured non-KV memory is kept
+    (helper rt22).  vLLM 0.9.1 ``v1/worker/gpu_worker.py`` ``determine_available_memory``: available = requested −
+    the profile's non-KV memory, no CUDA-graph term (graphs are captured after the KV cache,
+    ``gpu_model_runner.capture_model``); ``enforce_eager`` only switches torch.compile, custom ops and the capture
+    list (``config.py``), which the planner prices where they move a line (encoders, rotary cache, compile scratch,
+    the graph estimate of later releases): there the term is planned, not kept.  The rule of explain's fix; vl_996."""
+    if ("enforce_eager" not in args.user_given or log.context.get("enforce_eager")
+            or set(args.user_given) - _CONTEXT_FLAGS - BUDGET_ONLY_FLAGS - set(FILLED) != {"enforce_eager"}):
+        return frozenset()
+    other = plan_at(enforce_eager=False).extra or {}
+
+    def non_kv(x: dict) -> int:
+        return int(x["requested_bytes"]) - int(x["available_kv_bytes"]) - int(x.get("cuda_graph_bytes") or 0)
+
+    extra = result.extra or {}
+    if not all("available_kv_bytes" in x and "requested_bytes" in x for x in (extra, other)):
+        return frozenset()
+    return frozenset({"enforce_eager"}) if abs(non_kv(extra) - non_kv(other)) < 2**20 else frozenset()
+
 
 
 def non_kv_from_log(args, log, result, weights: dict) -> tuple[object, str] | None:
@@ -368,6 +394,8 @@ def stage_pin_from_log(args, log, weights: dict) -> tuple | None:
 def plan_from_log(args, log, engine, model, gpu, parallel, options, machine, extra_uses) -> tuple[object, tuple]:
     """(the plan with the log's measured terms, the notes on them): ``measured_from_log``'s terms and weights; for
     vLLM, where ``non_kv_from_log`` applies, planned again with the log's non-KV memory."""
+    from dataclasses import replace
+
     from tpkit.memory.band import measured_terms, with_band
 
     terms, weights, weights_where, notes = measured_from_log(args, log, gpu, parallel, model)
@@ -390,14 +418,15 @@ def plan_from_log(args, log, engine, model, gpu, parallel, options, machine, ext
                                                                   machine):
         return _relayout(args, log, engine, model, gpu, parallel, options, machine, extra_uses)
 
-    def planned(calibrated: dict):
+    def planned(calibrated: dict, opts=options):
         with measured_terms(terms, source=f"measured in {args.from_log}"), \
                 measured_terms(weights, source=f"{weights_where} of {args.from_log}"), \
                 measured_terms(calibrated, source=f"the non-KV memory {args.from_log} measured, less the other "
                                                   "lines"):
-            return with_band(engine.plan, model, gpu, parallel, options, machine=machine, extra_uses=extra_uses)
+            return with_band(engine.plan, model, gpu, parallel, opts, machine=machine, extra_uses=extra_uses)
 
     result = planned({})
+    args.same_profile = _same_profile(args, log, result, lambda **o: planned({}, replace(options, **o)))
     non_kv = non_kv_from_log(args, log, result, weights)
     if non_kv is not None:  # the log's non-KV memory, where the flags change nothing the profile run sees
         result = planned({"activation_peak": non_kv[0]})
