@@ -34,3 +34,15 @@ def test_a_profile_flag_beside_enforce_eager_still_replans():
     assert _same_profile(args, log, None, lambda **o: None) == frozenset()
     args = SimpleNamespace(user_given=frozenset({"gpu_memory_utilization"}))
     assert _same_profile(args, log, None, lambda **o: None) == frozenset()
+
+
+def test_no_blocks_error_anchors_the_plan_at_zero_available(capsys):
+    # vl_986, V1 0.8.5 at --gpu-memory-utilization 0.4: 'No available memory for the cache blocks' (available ≤ 0,
+    # kv_cache_utils.check_enough_kv_cache_memory) and nothing else printed.  Explain's 0.48 fix adds 0.08 × total
+    # to 0 available; the plan took the catalog's non-KV memory and gave 121,040 tokens (10 GiB already free at 0.4,
+    # which the log disproves)
+    row = _row("vl_986", "--gpu-memory-utilization 0.48")
+    assert row["outcome"] == "match", row
+    assert abs(row["plan_kv_tokens"] - 46_160) <= 16, row
+    plan = _plan(capsys, "vl_986")  # the log's own settings: no room, as the log says
+    assert plan["kv_tokens"] <= 16, plan["kv_tokens"]

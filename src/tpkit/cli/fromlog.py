@@ -289,17 +289,15 @@ def _same_profile(args, log, result, plan_at) -> frozenset:
     """{"enforce_eager"} where --enforce-eager is the one flag beyond ``BUDGET_ONLY_FLAGS`` and the planner's own
     non-KV memory (requested − available − the applied CUDA-graph estimate) is the same with it as at the log's
     setting: the flag then changes nothing the profile run sees, and the log's measured non-KV memory is kept
-    (helper rt22).  vLLM 0.9.1 ``v1/worker/gpu_worker.py`` ``determine_available_memory``: available = requested −
-    the profile's non-KV memory, no CUDA-graph term (graphs are captured after the KV cache,
-    ``gpu_model_runner.capture_model``); ``enforce_eager`` only switches torch.compile, custom ops and the capture
-    list (``config.py``), which the planner prices where they move a line (encoders, rotary cache, compile scratch,
-    the graph estimate of later releases): there the term is planned, not kept.  The rule of explain's fix; vl_996."""
+    (rt22).  vLLM 0.9.1 ``v1/worker/gpu_worker.py`` ``determine_available_memory``: requested − the profile's
+    non-KV memory, no graph term (``capture_model`` runs after); ``enforce_eager`` switches torch.compile, custom ops
+    and the capture list (``config.py``), priced by the planner where they move a line.  Explain's rule; vl_996."""
     if ("enforce_eager" not in args.user_given or log.context.get("enforce_eager")
             or set(args.user_given) - _CONTEXT_FLAGS - BUDGET_ONLY_FLAGS - set(FILLED) != {"enforce_eager"}):
         return frozenset()
     other = plan_at(enforce_eager=False).extra or {}
 
-    def non_kv(x: dict) -> int:
+    def non_kv(x: dict) -> int:  # requested − available − the applied graph estimate
         return int(x["requested_bytes"]) - int(x["available_kv_bytes"]) - int(x.get("cuda_graph_bytes") or 0)
 
     extra = result.extra or {}
@@ -328,15 +326,21 @@ def non_kv_from_log(args, log, result, weights: dict) -> tuple[object, str] | No
     from tpkit.units import Bytes
 
     a = log.anchored
-    if args.engine != "vllm" or log.context.engine != "vllm" or "weights" not in weights or a is None:
+    failure = log.parsed.primary_failure
+    # vLLM's no-blocks error (0.8.5 ``check_enough_kv_cache_memory``: available ≤ 0), nothing else printed: available
+    # = 0 at the log's utilization, explain's bound (rt22)
+    no_blocks = (a is not None and getattr(a, "available", None) is None and getattr(a, "weights", None) is None
+                 and failure is not None and failure.kind in ("no_kv_memory", "kv_budget_non_positive"))
+    if args.engine != "vllm" or log.context.engine != "vllm" or a is None or "weights" not in weights and not no_blocks:
         return None
     if measured_term("activation_peak") is not None or getattr(a, "activation", None) is not None:
         return None  # the log prints its peak activation: that term is measured, not moved
+    from tpkit.explain.interval import Iv
     from tpkit.explain.vtokens import estimate_pins_available
 
     # vLLM's printed estimate of the longest request narrows the two-decimal print, as explain's fixes take it
     pinned = estimate_pins_available(a, log.parsed.primary_failure)
-    available = pinned or getattr(a, "available", None)
+    available = pinned or getattr(a, "available", None) or (Iv(Bytes(0), Bytes(0)) if no_blocks else None)
     extra = result.extra or {}
     if available is None or "available_kv_bytes" not in extra or extra.get("override"):
         return None
@@ -357,10 +361,11 @@ def non_kv_from_log(args, log, result, weights: dict) -> tuple[object, str] | No
         return None
     non_kv = round(requested * u_log / u_plan) - available.mid.bytes - graphs_log
     row = next((r for r in a.rows if r.item == "available KV cache memory" and r.line_no), None)
-    failure = log.parsed.primary_failure
     est = failure.count("estimated_max_len") if failure is not None else None
     kv = failure.count("kv_tokens") if failure is not None else None
-    if getattr(a, "available", None) is not None:
+    if no_blocks:
+        said = f"0 available (vLLM's no-blocks error, line {failure.line_no}: at most 0, taken at the bound)"
+    elif getattr(a, "available", None) is not None:
         said = (f"'Available KV cache memory' {available.text()} ({f'log line {row.line_no}' if row else 'the log'})"
                 + (f", narrowed by the log's 'estimated maximum model length is {est.text}' (vLLM's exact available "
                    "memory holds that many blocks)" if pinned is not None and est is not None else ""))
