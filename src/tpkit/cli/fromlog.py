@@ -275,9 +275,8 @@ _CONTEXT_FLAGS = frozenset({"command", "func", "model", "from_log", "json", "eng
 
 
 def _budget_only_change(args, ctx) -> bool:
-    """The plan runs at the log's layout (each of tp, pp, dp, ep the user gives is the log's) and changes nothing
-    but what the profile run does not see (``BUDGET_ONLY_FLAGS``; ``_CONTEXT_FLAGS`` say where the log ran; and
-    ``args.same_profile``: flags ``_same_profile`` found to change no non-KV line of the planner's own)."""
+    """The plan runs at the log's layout (tp, pp, dp, ep) and changes only what the profile run does not see
+    (``BUDGET_ONLY_FLAGS``, ``args.same_profile``; ``_CONTEXT_FLAGS`` say where the log ran)."""
     for name in FILLED:
         if name in args.user_given and int(getattr(args, name)) != int(ctx.get(name, 1) or 1):
             return False
@@ -286,12 +285,10 @@ def _budget_only_change(args, ctx) -> bool:
 
 
 def _same_profile(args, log, result, plan_at) -> frozenset:
-    """{"enforce_eager"} where --enforce-eager is the one flag beyond ``BUDGET_ONLY_FLAGS`` and the planner's own
-    non-KV memory (requested − available − the applied CUDA-graph estimate) is the same with it as at the log's
-    setting: the flag then changes nothing the profile run sees, and the log's measured non-KV memory is kept
-    (rt22).  vLLM 0.9.1 ``v1/worker/gpu_worker.py`` ``determine_available_memory``: requested − the profile's
-    non-KV memory, no graph term (``capture_model`` runs after); ``enforce_eager`` switches torch.compile, custom ops
-    and the capture list (``config.py``), priced by the planner where they move a line.  Explain's rule; vl_996."""
+    """{"enforce_eager"} where it is the one flag beyond ``BUDGET_ONLY_FLAGS`` and the planner's non-KV memory is the
+    same with it: the log's measured one is kept, explain's rule (rt22, vl_996).  vLLM 0.9.1 ``gpu_worker``
+    ``determine_available_memory``: requested − the profile's non-KV memory, no graph term; ``enforce_eager``
+    switches torch.compile, custom ops, capture sizes (``config.py``), priced by the planner where they move a line."""
     if ("enforce_eager" not in args.user_given or log.context.get("enforce_eager")
             or set(args.user_given) - _CONTEXT_FLAGS - BUDGET_ONLY_FLAGS - set(FILLED) != {"enforce_eager"}):
         return frozenset()
@@ -299,7 +296,6 @@ def _same_profile(args, log, result, plan_at) -> frozenset:
 
     def non_kv(x: dict) -> int:  # requested − available − the applied graph estimate
         return int(x["requested_bytes"]) - int(x["available_kv_bytes"]) - int(x.get("cuda_graph_bytes") or 0)
-
     extra = result.extra or {}
     if not all("available_kv_bytes" in x and "requested_bytes" in x for x in (extra, other)):
         return frozenset()
@@ -327,8 +323,7 @@ def non_kv_from_log(args, log, result, weights: dict) -> tuple[object, str] | No
 
     a = log.anchored
     failure = log.parsed.primary_failure
-    # vLLM's no-blocks error (0.8.5 ``check_enough_kv_cache_memory``: available ≤ 0), nothing else printed: available
-    # = 0 at the log's utilization, explain's bound (rt22)
+    # 0.8.5's no-blocks error (check_enough_kv_cache_memory), nothing else printed: available 0 at the log's util (rt22)
     no_blocks = (a is not None and getattr(a, "available", None) is None and getattr(a, "weights", None) is None
                  and failure is not None and failure.kind in ("no_kv_memory", "kv_budget_non_positive"))
     if args.engine != "vllm" or log.context.engine != "vllm" or a is None or "weights" not in weights and not no_blocks:
@@ -360,23 +355,28 @@ def non_kv_from_log(args, log, result, weights: dict) -> tuple[object, str] | No
     if peak < 0:
         return None
     non_kv = round(requested * u_log / u_plan) - available.mid.bytes - graphs_log
-    row = next((r for r in a.rows if r.item == "available KV cache memory" and r.line_no), None)
-    est = failure.count("estimated_max_len") if failure is not None else None
-    kv = failure.count("kv_tokens") if failure is not None else None
-    if no_blocks:
-        said = f"0 available (vLLM's no-blocks error, line {failure.line_no}: at most 0, taken at the bound)"
-    elif getattr(a, "available", None) is not None:
-        said = (f"'Available KV cache memory' {available.text()} ({f'log line {row.line_no}' if row else 'the log'})"
-                + (f", narrowed by the log's 'estimated maximum model length is {est.text}' (vLLM's exact available "
-                   "memory holds that many blocks)" if pinned is not None and est is not None else ""))
-    else:  # V0: the capacity the error prints pins the available memory to whole blocks
-        said = (f"the available KV memory {available.text()} that the log's KV capacity of {kv.text} tokens pins "
-                f"(line {failure.line_no})" if kv is not None else f"the available KV memory {available.text()}")
+    said = _available_said(a, failure, available, pinned, no_blocks)
     note = (f"non-KV memory from the log: {gib_text(Bytes(non_kv))} = requested at utilization {u_log:g} − {said}"
             + (f" − the applied CUDA-graph estimate {gib_text(Bytes(graphs_log))}" if graphs_log else "")
             + f"; the activation peak is charged {gib_text(Bytes(peak))}, the rest of it beside the weights and "
               "the planned lines (the flags change nothing the profile run sees)")
     return Bytes(peak), note
+
+
+def _available_said(a, failure, available, pinned, no_blocks: bool) -> str:
+    """Where ``non_kv_from_log``'s available KV memory comes from, in words."""
+    row = next((r for r in a.rows if r.item == "available KV cache memory" and r.line_no), None)
+    est = failure.count("estimated_max_len") if failure is not None else None
+    kv = failure.count("kv_tokens") if failure is not None else None
+    if no_blocks:
+        return f"0 available (vLLM's no-blocks error, line {failure.line_no}: at most 0, taken at the bound)"
+    if getattr(a, "available", None) is not None:
+        return (f"'Available KV cache memory' {available.text()} ({f'log line {row.line_no}' if row else 'the log'})"
+                + (f", narrowed by the log's 'estimated maximum model length is {est.text}' (vLLM's exact available "
+                   "memory holds that many blocks)" if pinned is not None and est is not None else ""))
+    # V0: the capacity the error prints pins the available memory to whole blocks
+    return (f"the available KV memory {available.text()} that the log's KV capacity of {kv.text} tokens pins "
+            f"(line {failure.line_no})" if kv is not None else f"the available KV memory {available.text()}")
 
 
 def stage_pin_from_log(args, log, weights: dict) -> tuple | None:
