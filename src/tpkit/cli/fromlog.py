@@ -275,12 +275,32 @@ _CONTEXT_FLAGS = frozenset({"command", "func", "model", "from_log", "json", "eng
 
 
 def _budget_only_change(args, ctx) -> bool:
-    """The plan runs at the log's layout (each of tp, pp, dp, ep the user gives is the log's) and changes nothing
-    but what the profile run does not see (``BUDGET_ONLY_FLAGS``; ``_CONTEXT_FLAGS`` say where the log ran)."""
+    """The plan runs at the log's layout (tp, pp, dp, ep) and changes only what the profile run does not see
+    (``BUDGET_ONLY_FLAGS``, ``args.same_profile``; ``_CONTEXT_FLAGS`` say where the log ran)."""
     for name in FILLED:
         if name in args.user_given and int(getattr(args, name)) != int(ctx.get(name, 1) or 1):
             return False
-    return not set(args.user_given) - _CONTEXT_FLAGS - BUDGET_ONLY_FLAGS - set(FILLED)
+    return not (set(args.user_given) - _CONTEXT_FLAGS - BUDGET_ONLY_FLAGS - set(FILLED)
+                - set(getattr(args, "same_profile", ())))
+
+
+def _same_profile(args, log, result, plan_at) -> frozenset:
+    """{"enforce_eager"} where it is the one flag beyond ``BUDGET_ONLY_FLAGS`` and the planner's non-KV memory is the
+    same with it: the log's measured one is kept, explain's rule (rt22, vl_996).  vLLM 0.9.1 ``gpu_worker``
+    ``determine_available_memory``: requested − the profile's non-KV memory, no graph term; ``enforce_eager``
+    switches torch.compile, custom ops, capture sizes (``config.py``), priced by the planner where they move a line."""
+    if ("enforce_eager" not in args.user_given or log.context.get("enforce_eager")
+            or set(args.user_given) - _CONTEXT_FLAGS - BUDGET_ONLY_FLAGS - set(FILLED) != {"enforce_eager"}):
+        return frozenset()
+    other = plan_at(enforce_eager=False).extra or {}
+
+    def non_kv(x: dict) -> int:  # requested − available − the applied graph estimate
+        return int(x["requested_bytes"]) - int(x["available_kv_bytes"]) - int(x.get("cuda_graph_bytes") or 0)
+    extra = result.extra or {}
+    if not all("available_kv_bytes" in x and "requested_bytes" in x for x in (extra, other)):
+        return frozenset()
+    return frozenset({"enforce_eager"}) if abs(non_kv(extra) - non_kv(other)) < 2**20 else frozenset()
+
 
 
 def non_kv_from_log(args, log, result, weights: dict) -> tuple[object, str] | None:
@@ -302,15 +322,20 @@ def non_kv_from_log(args, log, result, weights: dict) -> tuple[object, str] | No
     from tpkit.units import Bytes
 
     a = log.anchored
-    if args.engine != "vllm" or log.context.engine != "vllm" or "weights" not in weights or a is None:
+    failure = log.parsed.primary_failure
+    # 0.8.5's no-blocks error (check_enough_kv_cache_memory), nothing else printed: available 0 at the log's util (rt22)
+    no_blocks = (a is not None and getattr(a, "available", None) is None and getattr(a, "weights", None) is None
+                 and failure is not None and failure.kind in ("no_kv_memory", "kv_budget_non_positive"))
+    if args.engine != "vllm" or log.context.engine != "vllm" or a is None or "weights" not in weights and not no_blocks:
         return None
     if measured_term("activation_peak") is not None or getattr(a, "activation", None) is not None:
         return None  # the log prints its peak activation: that term is measured, not moved
+    from tpkit.explain.interval import Iv
     from tpkit.explain.vtokens import estimate_pins_available
 
     # vLLM's printed estimate of the longest request narrows the two-decimal print, as explain's fixes take it
     pinned = estimate_pins_available(a, log.parsed.primary_failure)
-    available = pinned or getattr(a, "available", None)
+    available = pinned or getattr(a, "available", None) or (Iv(Bytes(0), Bytes(0)) if no_blocks else None)
     extra = result.extra or {}
     if available is None or "available_kv_bytes" not in extra or extra.get("override"):
         return None
@@ -330,22 +355,28 @@ def non_kv_from_log(args, log, result, weights: dict) -> tuple[object, str] | No
     if peak < 0:
         return None
     non_kv = round(requested * u_log / u_plan) - available.mid.bytes - graphs_log
-    row = next((r for r in a.rows if r.item == "available KV cache memory" and r.line_no), None)
-    failure = log.parsed.primary_failure
-    est = failure.count("estimated_max_len") if failure is not None else None
-    kv = failure.count("kv_tokens") if failure is not None else None
-    if getattr(a, "available", None) is not None:
-        said = (f"'Available KV cache memory' {available.text()} ({f'log line {row.line_no}' if row else 'the log'})"
-                + (f", narrowed by the log's 'estimated maximum model length is {est.text}' (vLLM's exact available "
-                   "memory holds that many blocks)" if pinned is not None and est is not None else ""))
-    else:  # V0: the capacity the error prints pins the available memory to whole blocks
-        said = (f"the available KV memory {available.text()} that the log's KV capacity of {kv.text} tokens pins "
-                f"(line {failure.line_no})" if kv is not None else f"the available KV memory {available.text()}")
+    said = _available_said(a, failure, available, pinned, no_blocks)
     note = (f"non-KV memory from the log: {gib_text(Bytes(non_kv))} = requested at utilization {u_log:g} − {said}"
             + (f" − the applied CUDA-graph estimate {gib_text(Bytes(graphs_log))}" if graphs_log else "")
             + f"; the activation peak is charged {gib_text(Bytes(peak))}, the rest of it beside the weights and "
               "the planned lines (the flags change nothing the profile run sees)")
     return Bytes(peak), note
+
+
+def _available_said(a, failure, available, pinned, no_blocks: bool) -> str:
+    """Where ``non_kv_from_log``'s available KV memory comes from, in words."""
+    row = next((r for r in a.rows if r.item == "available KV cache memory" and r.line_no), None)
+    est = failure.count("estimated_max_len") if failure is not None else None
+    kv = failure.count("kv_tokens") if failure is not None else None
+    if no_blocks:
+        return f"0 available (vLLM's no-blocks error, line {failure.line_no}: at most 0, taken at the bound)"
+    if getattr(a, "available", None) is not None:
+        return (f"'Available KV cache memory' {available.text()} ({f'log line {row.line_no}' if row else 'the log'})"
+                + (f", narrowed by the log's 'estimated maximum model length is {est.text}' (vLLM's exact available "
+                   "memory holds that many blocks)" if pinned is not None and est is not None else ""))
+    # V0: the capacity the error prints pins the available memory to whole blocks
+    return (f"the available KV memory {available.text()} that the log's KV capacity of {kv.text} tokens pins "
+            f"(line {failure.line_no})" if kv is not None else f"the available KV memory {available.text()}")
 
 
 def stage_pin_from_log(args, log, weights: dict) -> tuple | None:
@@ -368,6 +399,8 @@ def stage_pin_from_log(args, log, weights: dict) -> tuple | None:
 def plan_from_log(args, log, engine, model, gpu, parallel, options, machine, extra_uses) -> tuple[object, tuple]:
     """(the plan with the log's measured terms, the notes on them): ``measured_from_log``'s terms and weights; for
     vLLM, where ``non_kv_from_log`` applies, planned again with the log's non-KV memory."""
+    from dataclasses import replace
+
     from tpkit.memory.band import measured_terms, with_band
 
     terms, weights, weights_where, notes = measured_from_log(args, log, gpu, parallel, model)
@@ -390,14 +423,15 @@ def plan_from_log(args, log, engine, model, gpu, parallel, options, machine, ext
                                                                   machine):
         return _relayout(args, log, engine, model, gpu, parallel, options, machine, extra_uses)
 
-    def planned(calibrated: dict):
+    def planned(calibrated: dict, opts=options):
         with measured_terms(terms, source=f"measured in {args.from_log}"), \
                 measured_terms(weights, source=f"{weights_where} of {args.from_log}"), \
                 measured_terms(calibrated, source=f"the non-KV memory {args.from_log} measured, less the other "
                                                   "lines"):
-            return with_band(engine.plan, model, gpu, parallel, options, machine=machine, extra_uses=extra_uses)
+            return with_band(engine.plan, model, gpu, parallel, opts, machine=machine, extra_uses=extra_uses)
 
     result = planned({})
+    args.same_profile = _same_profile(args, log, result, lambda **o: planned({}, replace(options, **o)))
     non_kv = non_kv_from_log(args, log, result, weights)
     if non_kv is not None:  # the log's non-KV memory, where the flags change nothing the profile run sees
         result = planned({"activation_peak": non_kv[0]})
