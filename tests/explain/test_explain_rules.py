@@ -195,6 +195,10 @@ def test_tp_from_rank_prefixes_is_raised_to_divide_the_heads():
     values, sources = {"tp": 6}, {"tp": "server_args dump"}
     tp_divides_heads(model, values, sources)
     assert values["tp"] == 6
+    # more ranks than heads (a fuzzed log, lead session 22: StopIteration before): the bound stays, a note says why
+    values, sources = {"tp": 12}, {"tp": "inferred from the rank prefixes TP0…TP11 (12 ranks): not printed"}
+    tp_divides_heads(SimpleNamespace(num_attention_heads=8), values, sources)
+    assert values["tp"] == 12 and "exceed the model's 8 attention heads" in sources["tp"]
 
 
 # hybrid state pools (helper hyb): 'Mamba Cache is allocated' -----------------------------------------------------

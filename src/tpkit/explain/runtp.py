@@ -187,7 +187,11 @@ def tp_divides_heads(model, values: dict, sources: dict) -> None:
     tp, heads = values.get("tp"), getattr(model, "num_attention_heads", None)
     if not tp or not heads or not sources.get("tp", "").startswith("inferred from the rank prefixes") or heads % tp == 0:
         return
-    raised = next(t for t in range(tp, heads + 1) if heads % t == 0)
+    raised = next((t for t in range(tp, heads + 1) if heads % t == 0), None)
+    if raised is None:  # more ranks than heads: no tp ≥ the bound can run this model (a fuzzed or mismatched log)
+        sources["tp"] += (f"; {tp} ranks exceed the model's {heads} attention heads, so no tp ≥ {tp} divides them "
+                          "(the engines require it): the model given may not be the one that ran (pass --model)")
+        return
     sources["tp"] += (f"; raised from {tp} to {raised}, the smallest tp ≥ {tp} that divides the model's {heads} "
                       "attention heads (the engines require it)")
     values["tp"] = raised
