@@ -302,7 +302,6 @@ def _same_profile(args, log, result, plan_at) -> frozenset:
     return frozenset({"enforce_eager"}) if abs(non_kv(extra) - non_kv(other)) < 2**20 else frozenset()
 
 
-
 def non_kv_from_log(args, log, result, weights: dict) -> tuple[object, str] | None:
     """(the activation-peak term, the note) that makes a vLLM --from-log plan charge the non-KV memory the log
     measured, or None where it does not apply.

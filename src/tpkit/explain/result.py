@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from tpkit.explain.context import Context, build_context
 from tpkit.explain.diagnose import Diagnosis, release_fixes
 from tpkit.explain.rows import Row
@@ -152,7 +154,7 @@ _PREFIX_CACHING = __import__("re").compile(
 _KV_DTYPE_USED = __import__("re").compile(rb"Using KV cache dtype: torch\.(float8_e4m3fn|float8_e5m2|bfloat16)\b")
 """the KV dtype SGLang resolved (``model_runner.py`` ``configure_kv_cache_dtype`` logs 'Using KV cache dtype:
 torch.…' on rank 0, 0.5.x): the value the pool ran with, for logs whose ServerArgs dump is elided"""
-_HAMI = __import__("re").compile(rb"\[HAMI-core\b|nvidia\.com/gpumem\b|\bHAMi\b")
+_HAMI = re.compile(rb"\[HAMI-core\b|nvidia\.com/gpumem\b|\bHAMi\b")
 """the run sits in a HAMi slice: HAMi-core's own messages ('[HAMI-core Msg'), HAMi's memory resource
 (nvidia.com/gpumem) or the project's name; its free memory leaves the stream pool out (``engines.sglang.streams``)"""
 _TIMESTAMP = __import__("re").compile(rb"(20[0-9]{2}-[01][0-9]-[0-3][0-9])[ T][0-2][0-9]:[0-5][0-9]")
