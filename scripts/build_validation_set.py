@@ -1774,6 +1774,12 @@ SGLANG_PUBLIC = {
                             "printed; weights 5.96 + KV 64.99 GiB at fraction 0.9 need at least 78.8 GiB: the 80 GB "
                             "class, SXM4 or PCIe (the catalog gives both 79.25 GiB). Planned on the first "
                             "candidate"}}, None),
+    # helper gs23: an endpoint characterization report (search-index id 67494338468): Qwen3.6-27B-FP8 on one RTX PRO
+    # 6000 Blackwell Max-Q, a dev build of the 0.5.14 era, context 262,144, mfs 0.92, fp8 KV, page 64, 4 running, EAGLE
+    # 3/1/4 on the model's MTP head, decode graphs to 4
+    "gs_351": ("0.5.14", "dev build 0.0.0.dev1+g70df09b83 probed 2026-07-07: takes 0.5.14's new flags "
+                         "(--cuda-graph-max-bs-decode, --mamba-radix-cache-strategy), before 0.5.15 (2026-07-10)",
+               {"speculative_algorithm": "EAGLE", **_EAGLE_3_1_4, "cuda_graph_max_bs": 4}, None),
 }
 
 # --- vLLM ------------------------------------------------------------------------------------------------------
