@@ -1780,6 +1780,10 @@ SGLANG_PUBLIC = {
     "gs_351": ("0.5.14", "dev build 0.0.0.dev1+g70df09b83 probed 2026-07-07: takes 0.5.14's new flags "
                          "(--cuda-graph-max-bs-decode, --mamba-radix-cache-strategy), before 0.5.15 (2026-07-10)",
                {"speculative_algorithm": "EAGLE", **_EAGLE_3_1_4, "cuda_graph_max_bs": 4}, None),
+    # helper gs23: RegularJoe-CEO/LuxiDemo's SGLang 0.5.19 runs on one H100 SXM 80GB (Qwen2-7B-Instruct fp16, fa3, radix
+    # off, context 32,800, mfs 0.85 as printed by the engine's server_info)
+    "gs_352": ("0.5.19", "the run's engine metadata and server_info: 'sglang': '0.5.19' (cu129 wheels)",
+               {"dtype": "float16", "disable_radix_cache": True}, None),
 }
 
 # --- vLLM ------------------------------------------------------------------------------------------------------
