@@ -1781,9 +1781,13 @@ SGLANG_PUBLIC = {
                          "(--cuda-graph-max-bs-decode, --mamba-radix-cache-strategy), before 0.5.15 (2026-07-10)",
                {"speculative_algorithm": "EAGLE", **_EAGLE_3_1_4, "cuda_graph_max_bs": 4}, None),
     # helper gs23: RegularJoe-CEO/LuxiDemo's SGLang 0.5.19 runs on one H100 SXM 80GB (Qwen2-7B-Instruct fp16, fa3, radix
-    # off, context 32,800, mfs 0.85 as printed by the engine's server_info)
+    # off, context 32,800, mfs 0.85 as printed by the engine's server_info).  Blind, tpkit refused the context: 32,800
+    # exceeds the model's 32,768, which SGLang refuses too unless SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 is set
+    # (this run must have set it: its server_info prints 32,800).  Planned at 32,768 as the refusal asks (an input, not
+    # a rule; first_refused in blind_scores.json, as vp_231 / vp_606 / gs_257): the 32 tokens move only the
+    # request-to-token table, by (running slots + 1) x 32 x 4 bytes
     "gs_352": ("0.5.19", "the run's engine metadata and server_info: 'sglang': '0.5.19' (cu129 wheels)",
-               {"dtype": "float16", "disable_radix_cache": True}, None),
+               {"dtype": "float16", "disable_radix_cache": True, "context_length": 32768}, None),
 }
 
 # --- vLLM ------------------------------------------------------------------------------------------------------
