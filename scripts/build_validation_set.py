@@ -1751,6 +1751,43 @@ SGLANG_PUBLIC = {
     # their defaults; SGLang pinned 'sglang==0.5.11' in the repository's pyproject.toml
     **{cid: ("0.5.11", "pyproject.toml pins 'sglang==0.5.11' (unchanged from 2026-05-09 to the log's commit of "
                        "2026-08-05)", {}, None) for cid in ("gs_345", "gs_346")},
+    # helper gs23 (2026-12-06, session 23), added blind: the same repository's two-tenant run (Qwen2.5-7B at mfs 0.45
+    # beside a Triton YOLOv8-L that held ~1.08 GiB of the RTX PRO 6000 at the LLM's start, MPS daemon): the free
+    # memory SGLang printed before the weights is the start (free_at_start, harness.machine_of)
+    "gs_347": ("0.5.11", "pyproject.toml pins 'sglang==0.5.11' (the host and venv of gs_345, the same day)",
+               {"free_at_start": {
+                   "gib": 93.11, "line": "[2026-08-05 08:43:12] Load weight begin. avail mem=93.11 GB",
+                   "evidence": "SGLang's pre_model_load_memory ('Load weight begin. avail mem', GiB printed as 'GB') "
+                               "with the Triton YOLOv8-L co-tenant resident; the solo start of the same command on "
+                               "the same card (gs_345) printed 94.19 GB"}}, None),
+    # helper gs23: TonyLi15/sglang-benchmark, /get_server_info inside sglang.bench_serving's result lines: Qwen2.5-3B-
+    # Instruct at mfs 0.9 on a GH200 (aggregated, 0.5.5.post3; and the PD prefill server, CUDA graphs off by the
+    # prefill mode) and the PD decode server on an A100 80 GB (0.5.6, radix cache off by the decode mode)
+    "gs_348": ("0.5.5", "/get_server_info 'version': '0.5.5.post3' (image lmsysorg/sglang:dev-arm64)", {}, None),
+    "gs_349": ("0.5.5", "/get_server_info 'version': '0.5.5.post3' (image lmsysorg/sglang:dev-arm64)",
+               {"disable_cuda_graph": True}, None),
+    "gs_350": ("0.5.6", "/get_server_info 'version': '0.5.6' (image lmsysorg/sglang:latest)",
+               {"disable_radix_cache": True,
+                "gpu_assumed": {
+                    "gpu": "A100-SXM-80GB", "candidates": ["A100-SXM-80GB", "A100-PCIe-80GB"],
+                    "note": "'NVIDIA A100' of an 8-GPU node (README, scripts/50_run_multi_decode_a100.sh), variant not "
+                            "printed; weights 5.96 + KV 64.99 GiB at fraction 0.9 need at least 78.8 GiB: the 80 GB "
+                            "class, SXM4 or PCIe (the catalog gives both 79.25 GiB). Planned on the first "
+                            "candidate"}}, None),
+    # helper gs23: an endpoint characterization report (search-index id 67494338468): Qwen3.6-27B-FP8 on one RTX PRO
+    # 6000 Blackwell Max-Q, a dev build of the 0.5.14 era, context 262,144, mfs 0.92, fp8 KV, page 64, 4 running, EAGLE
+    # 3/1/4 on the model's MTP head, decode graphs to 4
+    "gs_351": ("0.5.14", "dev build 0.0.0.dev1+g70df09b83 probed 2026-07-07: takes 0.5.14's new flags "
+                         "(--cuda-graph-max-bs-decode, --mamba-radix-cache-strategy), before 0.5.15 (2026-07-10)",
+               {"speculative_algorithm": "EAGLE", **_EAGLE_3_1_4, "cuda_graph_max_bs": 4}, None),
+    # helper gs23: RegularJoe-CEO/LuxiDemo's SGLang 0.5.19 runs on one H100 SXM 80GB (Qwen2-7B-Instruct fp16, fa3, radix
+    # off, context 32,800, mfs 0.85 as printed by the engine's server_info).  Blind, tpkit refused the context: 32,800
+    # exceeds the model's 32,768, which SGLang refuses too unless SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 is set
+    # (this run must have set it: its server_info prints 32,800).  Planned at 32,768 as the refusal asks (an input, not
+    # a rule; first_refused in blind_scores.json, as vp_231 / vp_606 / gs_257): the 32 tokens move only the
+    # request-to-token table, by (running slots + 1) x 32 x 4 bytes
+    "gs_352": ("0.5.19", "the run's engine metadata and server_info: 'sglang': '0.5.19' (cu129 wheels)",
+               {"dtype": "float16", "disable_radix_cache": True, "context_length": 32768}, None),
 }
 
 # --- vLLM ------------------------------------------------------------------------------------------------------
