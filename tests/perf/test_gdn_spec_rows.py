@@ -68,3 +68,20 @@ def test_no_link_term_that_fits_the_plain_step_turns_the_wrong_rows(items):
         assert w["latency_speedup"] > x["speedup"]["predicted"] > 1   # a per-call cost raises the speed-up
         overshoot += w["bandwidth_step_ms"] > w["measured_step_ms"]
     assert overshoot >= len(wrong) - 1   # a byte-proportional one would need a plain step slower than measured
+
+
+def test_tp_4_over_tp_2_speeds_plain_decoding_up_and_speculation_not_on_the_3090_rig(items):
+    import statistics
+
+    import gdn_spec_rows as g
+
+    pairs = g.tp_pairs(items)
+    for engine in ("vllm", "sglang"):
+        ps = [p for p in pairs if p["engine"].startswith(engine)]
+        assert len(ps) >= 9 and all(p["engine"] == ps[0]["engine"] for p in ps)
+
+        def med(key):
+            return statistics.median(p[key] for p in ps)
+
+        assert med("plain_measured") > 1.25 and med("plain_predicted") > 1.4   # the plain step scales as modelled
+        assert med("spec_measured") < 1.15 < 1.4 < med("spec_predicted")     # the measured cycle does not
