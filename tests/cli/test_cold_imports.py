@@ -57,13 +57,15 @@ CASES = {
     "plan vllm json": (["plan", "meta-llama/Llama-3.1-8B-Instruct", "--engine", "vllm", "--gpu", "H100", "--json"],
                        PLAN_NOT + ("tpkit.engines.sglang.policy", "tpkit.cli.render"), 106),  # +1 backend_choice (be11), +1 q14, +1 v0chunk, +1 lora_lines, +1 option_checks
     "perf sglang spec": (["perf", *KIMI, "--speculative-algorithm", "EAGLE3"], PERF_NOT + ("tpkit.perf.runtime_vllm",),
-                         64),
-    "perf sglang json": (["perf", *KIMI, "--json"], PERF_NOT + ("tpkit.perf.runtime_vllm",), 64),
-    "perf vllm": (["perf", "meta-llama/Llama-3.1-8B-Instruct", "--gpu", "H100", "--engine", "vllm"], PERF_NOT, 60),
+                         65),
+    "perf sglang json": (["perf", *KIMI, "--json"], PERF_NOT + ("tpkit.perf.runtime_vllm",), 65),
+    "perf vllm": (["perf", "meta-llama/Llama-3.1-8B-Instruct", "--gpu", "H100", "--engine", "vllm"], PERF_NOT, 61),
     # 56: + tpkit.engines(.vllm) packages and backend_choice, the shared backend choice (SHARED; be11)
     # perf +1: tpkit.perf.draft_terms, the draft step's measured terms, imported by perf.spec (helper draft13)
     # perf +1: tpkit.perf.fa2_verify, the verify's attention mode, imported by perf.runtime and perf.work (aw13)
     # perf +1: tpkit.perf.triton_verify, Triton attention's verify and the drafter's backend, imported by perf.work (tri18)
+    # perf +1: tpkit.perf.linear_state, a linear-attention layer's state traffic (a verify keeps one per token),
+    # imported by perf.work (gdn23; work.py is at its 500-line limit)
     # perf +1, explain vllm +1: tpkit.models.classic; explain sglang +2: models.classic and explain.sgbudget (q14)
     # plan vllm +1, explain vllm +1: tpkit.engines.vllm.v0chunk, V0's chunked-prefill default per release (lead, session 14)
     # plan vllm +1: tpkit.engines.vllm.option_checks, VllmOptions' validators (split from options.py at its line limit,

@@ -239,7 +239,7 @@ def _spec_point(ctx: _Ctx, s: SpecSettings, batch: int, policy: str, base_us: fl
     offered = batch
     batch, cap_source = running_requests(req, offered, True)
     pad, verify_graph = graph_padding(req, rt, batch, True, rt.verify_graph)   # SGLang: the captured batch size
-    verify, _ = _forward(ctx, req.model, _batch(ctx, batch, s.num_draft_tokens, pad), policy,
+    verify, _ = _forward(ctx, req.model, _batch(ctx, batch, s.num_draft_tokens, pad, verify=True), policy,
                          attention=verify_attention_mode(rt), graph=verify_graph)   # perf.mla_splits
     queued_us = None
     if req.engine == "vllm":
@@ -280,9 +280,9 @@ def _spec_point(ctx: _Ctx, s: SpecSettings, batch: int, policy: str, base_us: fl
                      running=batch, cap_source=cap_source)
 
 
-def _batch(ctx: _Ctx, batch: int, tokens: int, pad: int = 0, logit_rows: int = 0) -> Batch:
+def _batch(ctx: _Ctx, batch: int, tokens: int, pad: int = 0, logit_rows: int = 0, verify: bool = False) -> Batch:
     return Batch(sequences=batch, tokens_per_sequence=tokens, context=ctx.req.context, dp=ctx.req.dp_attention,
-                 padded=pad, logit_rows=logit_rows)
+                 padded=pad, logit_rows=logit_rows, verify=verify)
 
 
 def _draft_forward(ctx: _Ctx, s: SpecSettings, batch: int, tokens: int, policy: str, *, graph: str = "full",

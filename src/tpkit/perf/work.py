@@ -28,6 +28,7 @@ from tpkit.models.spec import ModelSpec, QuantSpec
 from tpkit.models.weights import local_shape
 from tpkit.perf.experts import expected_distinct_experts
 from tpkit.perf.impl import ImplProfile
+from tpkit.perf.linear_state import linear_state_bytes
 from tpkit.perf.mla_splits import partial_bytes
 from tpkit.perf.triton_verify import nosplit_block_flops
 from tpkit.records import dataclass
@@ -120,6 +121,7 @@ class Batch:
     collectives, not the attention (SGLang fills their sequence lengths with 1) (count)"""
     logit_rows: int = 0
     """rows the lm_head and the sampling run on; 0 = every token (``perf.spec.sglang_extend_logit_rows``) (count)"""
+    verify: bool = False  # a speculative verify pass: linear-attention layers keep a state per token (perf.linear_state)
 
     @property
     def tokens(self) -> int:
@@ -353,10 +355,8 @@ def _attention(spec, shard, batch, impl, kind, kv_bytes, mode="decode", kv_split
     t = seqs * batch.tokens_per_sequence
     if kind == "none":  # NemotronH MLP / MoE layer: no attention mixer
         return []
-    if kind == "linear":
-        state = (spec.linear_attn.state_bytes_per_layer.bytes if spec.linear_attn and spec.linear_attn.state_bytes_per_layer
-                 else 0) / shard.attention_tp
-        return [Kernel(kind="small", name="linear-attention state", bytes=2.0 * seqs * state)]
+    if kind == "linear":  # the recurrent state read and written; a verify keeps one per token (perf.linear_state)
+        return [Kernel(kind="small", name="linear-attention state", bytes=linear_state_bytes(spec, shard, batch, impl.name, seqs))]
     ctx = batch.context + batch.tokens_per_sequence
     if kind == "sliding" and spec.sliding_window:
         ctx = min(ctx, spec.sliding_window)

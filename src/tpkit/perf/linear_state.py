@@ -1,0 +1,46 @@
+"""The recurrent state a linear-attention (Gated DeltaNet) layer moves in one forward, plain step or speculative verify.
+
+    in:  the model, its shard, the batch, the engine's implementation name
+    out: bytes read and written on one rank
+
+A plain decode step reads each sequence's state (conv + temporal) and writes it back: 2 × state per sequence.  A
+speculative verify of T tokens per sequence keeps a temporal state per token so that the next cycle can start from the
+last accepted one (helper gdn23, 2026-12-06; wheels read: vLLM 0.16.0, 0.19.1, 0.26.0; SGLang 0.5.17):
+
+    vLLM     the GDN layer's spec path calls ``fused_sigmoid_gating_delta_rule_update`` (0.16.0:
+             ``fused_recurrent_gated_delta_rule``, from ``qwen3_next.py``) with a 2-D ``ssm_state_indices`` (1 + k
+             slots per request, ``v1/attention/backends/gdn_attn.py`` ``spec_state_indices_tensor``) and
+             ``inplace_final_state=True``; the kernel reads the state at the last accepted token (index
+             ``num_accepted_tokens − 1``) and, inside its loop over the T tokens, stores the full state after every
+             token into that token's slot (``INPLACE_FINAL_STATE``; 0.16.0 ``model_executor/layers/fla/ops/
+             fused_recurrent.py``, 0.19.1 ``model_executor/layers/fla/ops/fused_sigmoid_gating.py``, 0.26.0
+             ``third_party/flash_linear_attention/ops/fused_sigmoid_gating.py``): 1 read + T writes
+    SGLang   ``GDNAttnBackend.forward_extend`` in target-verify mode (``layers/attention/linear/gdn_backend.py``,
+             recurrent path: the default without ReplaySSM) runs the same kernel with ``DISABLE_STATE_UPDATE`` and
+             ``CACHE_INTERMEDIATE_STATES``: each step's state goes to ``intermediate_ssm``
+             (``kernels/ops/attention/fla/fused_sigmoid_gating_recurrent.py``), then
+             ``HybridLinearAttnBackend.update_mamba_state_after_mtp_verify`` →
+             ``scatter_mamba_states_after_mtp_verify`` copies the accepted one into the state: 1 read + T writes,
+             then 1 read + 1 write
+
+The conv state is read and written once either way (small: width − 1 columns).
+"""
+
+from __future__ import annotations
+
+__all__ = ["linear_state_bytes"]
+
+
+def linear_state_bytes(spec, shard, batch, engine: str, seqs: int) -> float:
+    """Bytes of recurrent state one linear-attention layer reads and writes on one rank for ``seqs`` sequences of
+    ``batch`` (a ``perf.work.Batch``; ``batch.verify`` marks a speculative verify) under ``engine``'s implementation
+    (``vllm`` / ``sglang`` / ``reference``, the last priced as vLLM)."""
+    la = spec.linear_attn
+    state = (la.state_bytes_per_layer.bytes if la and la.state_bytes_per_layer else 0) / shard.attention_tp
+    per_seq = 2.0 * state
+    if batch.verify and batch.tokens_per_sequence > 1 and la and la.temporal_bytes_per_layer:
+        temporal = la.temporal_bytes_per_layer.bytes / shard.attention_tp
+        per_seq += (batch.tokens_per_sequence - 1) * temporal          # a state kept per token, not only the last
+        if engine == "sglang":
+            per_seq += 2.0 * temporal                                   # the accepted one copied into the state
+    return seqs * per_seq
