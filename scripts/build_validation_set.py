@@ -1400,6 +1400,23 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # 4,096, prefix caching off, util 0.90 (vp_840-vp_842)
     **{cid: ("0.10.2", "'vLLM 0.10.2 image' (FROM vllm/vllm-openai:v0.10.2)", {"enable_prefix_caching": False}, None)
        for cid in ("vp_840", "vp_841", "vp_842")},
+    # helper bl23 (2026-12-06, session 23), added blind: syseeker/inference-pipeline-benchmark (138e7939), the harness's
+    # single-tenant ('solo') vLLM 0.20.1 baselines on the host's RTX PRO 6000 Blackwell Server Edition (MPS daemon on,
+    # no co-tenant), `vllm serve M --max-model-len L --gpu-memory-utilization U --max-num-seqs 32`: Qwen2.5-7B-Instruct
+    # at 0.45 / 0.39 / 0.28 / 0.26 / 0.22 / 0.19 (vp_843-vp_848), Qwen2.5-72B-Instruct-AWQ at 0.69 / 0.64 / 0.58 / 0.51
+    # (vp_849-vp_852), Llama-3.1-8B-Instruct (vp_853) and Mistral-7B-Instruct-v0.3 (vp_854) at 0.45, gemma-2-9b-it at
+    # 0.35 on GPU 0 (vp_855) and GPU 1 (vp_856), Qwen2.5-VL-7B-Instruct-AWQ at 32,768 and 0.45 / 0.5 / 0.3 (vp_857-vp_859)
+    **{f"vp_{n}": ("0.20.1", "printed 'version 0.20.1' and 'Initializing a V1 LLM engine (v0.20.1)'; pyproject.toml "
+                             "pins vllm==0.20.1", {}, None)
+       for n in range(843, 860)},
+    # helper bl23: siewong007/agent-kv-retention (bb50288e), Qwen2.5-3B-Instruct with vLLM 0.26.0 on an RTX 5080 under
+    # WSL2 (the Windows desktop holds ~1.3 GiB), --max-model-len 32768, util 0.85, VLLM_USE_FLASHINFER_SAMPLER=0: the
+    # calibration start with prefix caching off (vp_860), the validation start (vp_861) and its --max-num-seqs 8 form (vp_862)
+    "vp_860": ("0.26.0", "docs/calibration.md 'vLLM 0.26.0'", {"enable_prefix_caching": False, "wsl2": True,
+                                                               "topk_topp_sampler": "native"}, None),
+    **{cid: ("0.26.0", "the project's vLLM 0.26 venv (docs/calibration.md 'vLLM 0.26.0'; validate_vs_vllm.py 'vLLM 0.26')",
+             {"enable_prefix_caching": True, "wsl2": True, "topk_topp_sampler": "native"}, None)
+       for cid in ("vp_861", "vp_862")},
 }
 
 _A100_QWEN_MTP = {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 1,
