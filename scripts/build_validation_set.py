@@ -1406,8 +1406,11 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # at 0.45 / 0.39 / 0.28 / 0.26 / 0.22 / 0.19 (vp_843-vp_848), Qwen2.5-72B-Instruct-AWQ at 0.69 / 0.64 / 0.58 / 0.51
     # (vp_849-vp_852), Llama-3.1-8B-Instruct (vp_853) and Mistral-7B-Instruct-v0.3 (vp_854) at 0.45, gemma-2-9b-it at
     # 0.35 on GPU 0 (vp_855) and GPU 1 (vp_856), Qwen2.5-VL-7B-Instruct-AWQ at 32,768 and 0.45 / 0.5 / 0.3 (vp_857-vp_859)
+    # compile_cache "warm" where the log prints 'Directly load the compiled graph(s) for compile range (1, 8192) from
+    # the cache' (all but vp_852-vp_855, which print 'Compiling a graph for compile range'): entered after the blind
+    # scores, which took the default (cold); the first scores stand in blind_scores.json (docs/accuracy.md §6.4 bl23)
     **{f"vp_{n}": ("0.20.1", "printed 'version 0.20.1' and 'Initializing a V1 LLM engine (v0.20.1)'; pyproject.toml "
-                             "pins vllm==0.20.1", {}, None)
+                             "pins vllm==0.20.1", {} if n in (852, 853, 854, 855) else {"compile_cache": "warm"}, None)
        for n in range(843, 860)},
     # helper bl23: siewong007/agent-kv-retention (bb50288e), Qwen2.5-3B-Instruct with vLLM 0.26.0 on an RTX 5080 under
     # WSL2 (the Windows desktop holds ~1.3 GiB), --max-model-len 32768, util 0.85, VLLM_USE_FLASHINFER_SAMPLER=0: the

@@ -227,6 +227,15 @@ KNOWN_MISSES = {
     # counts lie 80 / 48 tokens (10.0 / 5.3 MiB) below the range's edge: memory taken on the GPU between the two samples
     # by something the wheel does not show (sg_527: a prefill server started the same second on the next GPU)
     "sg_527", "sg_528", "sg_529",
+    # helper bl23 (2026-12-06, blind): vl_1004 / vl_1005 (gemma-2-9b-it, vLLM 0.20.1 on an RTX PRO 6000) print 34 / 53
+    # tokens above the rebuilt range: tpkit reads google/gemma-2-9b-it's config.json (no layer_types, no
+    # sliding_window_pattern) as 42 sliding-window layers (models/layers.py, the Mistral rule), where transformers
+    # 4.57.1 Gemma2Config fills layer_types with sliding / full alternating from layer 0 and vLLM 0.20.1
+    # models/gemma2.py takes each layer's window from it: two groups of 21 layers, 512 + 513 blocks per request
+    # (FullAttentionSpec / SlidingWindowSpec.max_admission_blocks_per_request) against tpkit's 2 x 513; with the
+    # alternation both hit (43,221-43,253 / 46,274-46,306) and nothing else moves (docs/accuracy.md §6.4 bl23). A rule
+    # change, not made in this round (its brief): left to the lead
+    "vl_1004", "vl_1005",
 }
 
 
@@ -632,11 +641,14 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     Helper gs22b (2026-12-06): sg_497 / sg_498 (gs_345 / gs_346: SGLang 0.5.11, Qwen2.5-7B-Instruct bf16 and
     Qwen2.5-72B-Instruct-AWQ on an RTX PRO 6000, the set's configs) print the anchor and hit blind: 354 of the 392.
     Helper cap22 (2026-12-06): a log that names HAMi gets no stream pool (HAMi-core's free memory does not see it):
-    sg_496 hits, 362 of the 404."""
+    sg_496 hits, 362 of the 404.
+    Helper bl23 (2026-12-06): vl_1000-vl_1007 (vp_843, vp_849, vp_853-vp_856, vp_858, vp_848: solo vLLM 0.20.1 starts
+    on an RTX PRO 6000, the validation set's configs) print the anchor; six hit blind, vl_1004 / vl_1005 (gemma-2) miss
+    by +34 / +53 tokens (``KNOWN_MISSES``): 368 of the 412."""
     rows = _capacity_rows()
     misses = {r["id"] for r in rows if r["outcome"] == "miss"}
     assert misses <= KNOWN_MISSES, sorted(misses - KNOWN_MISSES)
-    assert len(rows) == 404
+    assert len(rows) == 412
     sg402 = next(r for r in rows if r["id"] == "sg_402")
     assert sg402["outcome"] == "bound" and sg402["printed"] == 997846 and "KV budget sample:" in sg402["why"]
     gb10_mm = {r["id"]: r for r in rows if "second copy of the HF processor" in r["why"]}
@@ -650,7 +662,7 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     sg220 = next(r for r in rows if r["id"] == "sg_220")
     assert "tp not printed" not in sg220["why"] and "outside the rebuilt range" in sg220["why"]
     hits = [r["id"] for r in rows if r["outcome"] == "hit"]
-    assert len(hits) >= 362, [r for r in rows if r["outcome"] == "miss" and r["config"]]
+    assert len(hits) >= 368, [r for r in rows if r["outcome"] == "miss" and r["config"]]
     assert "vl_741" in hits and "sg_496" in hits  # cap22: HAMi's free memory leaves the stream pool out
     assert sum(r.get("pin") == "vllm_no_cache_blocks" for r in rows if r["id"] in hits) <= 5
     assert all(r["why"] for r in rows if r["outcome"] in ("miss", "n/a", "bound"))
