@@ -227,6 +227,15 @@ KNOWN_MISSES = {
     # counts lie 80 / 48 tokens (10.0 / 5.3 MiB) below the range's edge: memory taken on the GPU between the two samples
     # by something the wheel does not show (sg_527: a prefill server started the same second on the next GPU)
     "sg_527", "sg_528", "sg_529",
+    # helper bl23 (2026-12-06, blind): vl_1004 / vl_1005 (gemma-2-9b-it, vLLM 0.20.1 on an RTX PRO 6000) print 34 / 53
+    # tokens above the rebuilt range: tpkit reads google/gemma-2-9b-it's config.json (no layer_types, no
+    # sliding_window_pattern) as 42 sliding-window layers (models/layers.py, the Mistral rule), where transformers
+    # 4.57.1 Gemma2Config fills layer_types with sliding / full alternating from layer 0 and vLLM 0.20.1
+    # models/gemma2.py takes each layer's window from it: two groups of 21 layers, 512 + 513 blocks per request
+    # (FullAttentionSpec / SlidingWindowSpec.max_admission_blocks_per_request) against tpkit's 2 x 513; with the
+    # alternation both hit (43,221-43,253 / 46,274-46,306) and nothing else moves (docs/accuracy.md §6.4 bl23). A rule
+    # change, not made in this round (its brief): left to the lead
+    "vl_1004", "vl_1005",
 }
 
 
@@ -634,11 +643,14 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     Helper cap22 (2026-12-06): a log that names HAMi gets no stream pool (HAMi-core's free memory does not see it):
     sg_496 hits, 362 of the 404.
     Helper gs23 (2026-12-06): sg_531 (gs_347: SGLang 0.5.11, Qwen2.5-7B-Instruct bf16 on an RTX PRO 6000 beside a
-    Triton co-tenant that held ~1.08 GiB at the start, the set's config) prints the anchor and hits blind: 363 of the 405."""
+    Triton co-tenant that held ~1.08 GiB at the start, the set's config) prints the anchor and hits blind: 363 of the 405.
+    Helper bl23 (2026-12-06): vl_1000-vl_1007 (vp_843, vp_849, vp_853-vp_856, vp_858, vp_848: solo vLLM 0.20.1 starts
+    on an RTX PRO 6000, the validation set's configs) print the anchor; six hit blind, vl_1004 / vl_1005 (gemma-2) miss
+    by +34 / +53 tokens (``KNOWN_MISSES``): 369 of the 413 merged (lead)."""
     rows = _capacity_rows()
     misses = {r["id"] for r in rows if r["outcome"] == "miss"}
     assert misses <= KNOWN_MISSES, sorted(misses - KNOWN_MISSES)
-    assert len(rows) == 405
+    assert len(rows) == 413
     sg402 = next(r for r in rows if r["id"] == "sg_402")
     assert sg402["outcome"] == "bound" and sg402["printed"] == 997846 and "KV budget sample:" in sg402["why"]
     gb10_mm = {r["id"]: r for r in rows if "second copy of the HF processor" in r["why"]}
@@ -652,7 +664,7 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     sg220 = next(r for r in rows if r["id"] == "sg_220")
     assert "tp not printed" not in sg220["why"] and "outside the rebuilt range" in sg220["why"]
     hits = [r["id"] for r in rows if r["outcome"] == "hit"]
-    assert len(hits) >= 363, [r for r in rows if r["outcome"] == "miss" and r["config"]]
+    assert len(hits) >= 369, [r for r in rows if r["outcome"] == "miss" and r["config"]]
     assert "vl_741" in hits and "sg_496" in hits  # cap22: HAMi's free memory leaves the stream pool out
     assert sum(r.get("pin") == "vllm_no_cache_blocks" for r in rows if r["id"] in hits) <= 5
     assert all(r["why"] for r in rows if r["outcome"] in ("miss", "n/a", "bound"))
