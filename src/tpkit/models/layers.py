@@ -16,7 +16,8 @@ Attention kinds, from the first rule that applies:
     sliding_window_pattern = n  Gemma 2/3: layer i is full when (i+1) % n == 0, else sliding
     attention_chunk_size        Llama 4: ``no_rope_layers[i] == 0`` → full (NoPE global), else chunked ("sliding")
     use_sliding_window          Qwen2/3: sliding from ``max_window_layers`` on when true, else all full
-    sliding_window = w          Mistral/gpt-oss without layer_types: every layer sliding (null/absent → full)
+    sliding_window = w          Gemma 2 / gpt-oss without layer_types: even layers sliding, odd full; others
+                                (Mistral): every layer sliding (null/absent → full)
 """
 
 from __future__ import annotations
@@ -72,8 +73,22 @@ def layer_kinds(text: dict, num_layers: int, where: str, assumptions: list[str])
         if text.get("model_type") == "gpt_oss":
             assumptions.append("gpt-oss config without layer_types: assumed alternating sliding/full from layer 0")
             return tuple("sliding" if i % 2 == 0 else "full" for i in range(num_layers)), window
+        if text.get("model_type") == "gemma2":
+            return _gemma2_alternating(num_layers), window
         return ("sliding",) * num_layers, window
     return (), None
+
+
+def _gemma2_alternating(num_layers: int) -> tuple[str, ...]:
+    """Gemma 2 (``model_type`` gemma2), whose released config.json has ``sliding_window`` but no ``layer_types``:
+    layer i is sliding when i is even, full when odd.
+
+    transformers ``Gemma2Config.__init__`` fills a missing ``layer_types`` with ``"sliding_attention" if (i + 1) % 2
+    else "full_attention"`` (the earlier ``Gemma2DecoderLayer`` read ``is_sliding = not bool(layer_idx % 2)``, the
+    same layers); vLLM 0.21.0 ``model_executor/models/gemma2.py`` gives a layer its window only when
+    ``config.layer_types[layer_idx] == "sliding_attention"``.  Without this rule every layer was planned sliding
+    (helper bl23's gemma-2 start-ups on vLLM 0.20.1, 2026-12-06)."""
+    return tuple("sliding" if i % 2 == 0 else "full" for i in range(num_layers))
 
 
 def _from_interval(text: dict, num_layers: int, where: str) -> tuple[str, ...]:
