@@ -1400,6 +1400,14 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # 4,096, prefix caching off, util 0.90 (vp_840-vp_842)
     **{cid: ("0.10.2", "'vLLM 0.10.2 image' (FROM vllm/vllm-openai:v0.10.2)", {"enable_prefix_caching": False}, None)
        for cid in ("vp_840", "vp_841", "vp_842")},
+    # helper bl23b (2026-12-06, session 23), added blind: aaronzhfeng/gpu-inference benchmarks/rtx-4090.md (found through
+    # the docs corpus): Qwen3.5-9B on one RTX 4090, vLLM 0.17.0, eager, 2,048, util 0.95, the printed KV budget (vp_863)
+    "vp_863": ("0.17.0", "'Engine: vLLM 0.17.0 (enforce-eager, no CUDA graphs)' (the run notes)", {}, None),
+    # helper bl23b: llm-d-incubation/llm-d-planner's blog post accuracy/blog-gpu-capacity.md and the sweep's raw start-up
+    # logs committed at d3121e05 (vllm/vllm-openai:v0.19.0 on H100-80GB, `vllm serve M --gpu-memory-utilization=0.95
+    # --max-model-len=8192 --no-enable-prefix-caching`, TP / PP / fp8-KV / online-fp8 / dtype variants) (vp_864-vp_882)
+    **{f"vp_{n}": ("0.19.0", "printed 'version 0.19.0' / 'Initializing a V1 LLM engine (v0.19.0)'",
+                   {"enable_prefix_caching": False}, None) for n in range(864, 883)},
 }
 
 _A100_QWEN_MTP = {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 1,
