@@ -220,6 +220,12 @@ KNOWN_MISSES = {
     # holding the printed 115,299; it stays a miss until explain is told of the slice.
     "sg_019", "sg_022", "sg_031", "sg_061", "sg_063", "vl_042", "vl_060", "sg_200", "sg_220", "sg_224", "sg_225",
     "sg_253", "sg_331", "sg_333", "sg_401", "vl_845", "vl_920", "sg_494", "sg_495",
+    # helper bl23b (2026-12-06, session 23): vl_1018 / vl_1019 (vLLM 0.19.0, Llama-3.1-8B at pp 2 / pp 4 on H100s):
+    # only Worker_PP0 prints 'Available KV cache memory', while the engine gives every stage the smallest stage's block
+    # count; the last stage (lm_head, the sampler's logits) profiles a larger peak, in its DEBUG line only (pp 2:
+    # 'Total non KV cache memory: 9.6GiB' -> 65.63 GiB -> 1,075,282 tokens at 64 KiB per token, the printed 1,075,312).
+    # explain rebuilds from the INFO anchor, the first stage's 66.54 GiB: -1.38 % / -0.98 %.
+    "vl_1018", "vl_1019",
     # helper ex22 (held-back round, blind): sg_527 / sg_528 print below the rebuilt range (SGLang 0.4.6-0.5.8 PD decode
     # on an H200, 0.4.7.post1 Qwen3-0.6B-FP8 on an H100), sg_529 (bge-m3) has no config in tests/. Helper cap22 read
     # the 0.4.7.post1 wheel: between 'Load weight end' and profile_max_num_token only a CPU barrier, torchao (off) and
@@ -632,11 +638,14 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     Helper gs22b (2026-12-06): sg_497 / sg_498 (gs_345 / gs_346: SGLang 0.5.11, Qwen2.5-7B-Instruct bf16 and
     Qwen2.5-72B-Instruct-AWQ on an RTX PRO 6000, the set's configs) print the anchor and hit blind: 354 of the 392.
     Helper cap22 (2026-12-06): a log that names HAMi gets no stream pool (HAMi-core's free memory does not see it):
-    sg_496 hits, 362 of the 404."""
+    sg_496 hits, 362 of the 404.
+    Helper bl23b (2026-12-06, session 23): vl_1015-vl_1029 (vp_864-vp_882's llm-d-planner sweep: vLLM 0.19.0 starts on
+    H100s with the memory DEBUG lines) print the anchor; 13 hit blind, vl_1018 / vl_1019 (pp 2 / pp 4: the smallest
+    stage's available memory is in a DEBUG line only) miss (``KNOWN_MISSES``): 375 of the 419."""
     rows = _capacity_rows()
     misses = {r["id"] for r in rows if r["outcome"] == "miss"}
     assert misses <= KNOWN_MISSES, sorted(misses - KNOWN_MISSES)
-    assert len(rows) == 404
+    assert len(rows) == 419
     sg402 = next(r for r in rows if r["id"] == "sg_402")
     assert sg402["outcome"] == "bound" and sg402["printed"] == 997846 and "KV budget sample:" in sg402["why"]
     gb10_mm = {r["id"]: r for r in rows if "second copy of the HF processor" in r["why"]}
@@ -650,7 +659,7 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     sg220 = next(r for r in rows if r["id"] == "sg_220")
     assert "tp not printed" not in sg220["why"] and "outside the rebuilt range" in sg220["why"]
     hits = [r["id"] for r in rows if r["outcome"] == "hit"]
-    assert len(hits) >= 362, [r for r in rows if r["outcome"] == "miss" and r["config"]]
+    assert len(hits) >= 375, [r for r in rows if r["outcome"] == "miss" and r["config"]]
     assert "vl_741" in hits and "sg_496" in hits  # cap22: HAMi's free memory leaves the stream pool out
     assert sum(r.get("pin") == "vllm_no_cache_blocks" for r in rows if r["id"] in hits) <= 5
     assert all(r["why"] for r in rows if r["outcome"] in ("miss", "n/a", "bound"))
