@@ -1420,6 +1420,14 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     **{cid: ("0.26.0", "the project's vLLM 0.26 venv (docs/calibration.md 'vLLM 0.26.0'; validate_vs_vllm.py 'vLLM 0.26')",
              {"enable_prefix_caching": True, "wsl2": True, "topk_topp_sampler": "native"}, None)
        for cid in ("vp_861", "vp_862")},
+    # helper bl23b (2026-12-06, session 23), added blind: aaronzhfeng/gpu-inference benchmarks/rtx-4090.md (found through
+    # the docs corpus): Qwen3.5-9B on one RTX 4090, vLLM 0.17.0, eager, 2,048, util 0.95, the printed KV budget (vp_863)
+    "vp_863": ("0.17.0", "'Engine: vLLM 0.17.0 (enforce-eager, no CUDA graphs)' (the run notes)", {}, None),
+    # helper bl23b: llm-d-incubation/llm-d-planner's blog post accuracy/blog-gpu-capacity.md and the sweep's raw start-up
+    # logs committed at d3121e05 (vllm/vllm-openai:v0.19.0 on H100-80GB, `vllm serve M --gpu-memory-utilization=0.95
+    # --max-model-len=8192 --no-enable-prefix-caching`, TP / PP / fp8-KV / online-fp8 / dtype variants) (vp_864-vp_882)
+    **{f"vp_{n}": ("0.19.0", "printed 'version 0.19.0' / 'Initializing a V1 LLM engine (v0.19.0)'",
+                   {"enable_prefix_caching": False}, None) for n in range(864, 883)},
 }
 
 _A100_QWEN_MTP = {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 1,

@@ -79,7 +79,11 @@ def test_vllm_v0_world_8_gives_nccl_and_v1_world_1_gives_cublas_and_context(mine
     assert {(d["term"], d["expr"]) for d in got["derive"]} == {("cuda_context", "total - free"), ("cublas", "nontorch")}
 
 
-PENDING = {"sg_527", "sg_528", "sg_529", "vl_987"}
+PENDING = {"sg_527", "sg_528", "sg_529", "vl_987",
+           # helper bl23b (2026-12-06): rows the miner reads off nine of vl_1015-vl_1029; each is a public validation
+           # case's own log (vp_864-vp_877), so the row is proposed with use False and moves no term, only the table's
+           # rows_listed; left for the lead with ex22's four
+           "vl_1015", "vl_1016", "vl_1017", "vl_1018", "vl_1019", "vl_1022", "vl_1024", "vl_1026", "vl_1027"}
 """Rows the miner proposes from helper ex22's held-back logs (2026-12-06), all four usable, not yet added: ``--add``
 then ``scripts/build_startup_table.py`` moves the table (sglang_tp1_init[all] 0.01 -> 0.00 GiB over 19 rows,
 cublas[ampere-consumer] gains vl_987's 0.06) and with it planned figures the validation tests pin; the lead adds them

@@ -47,7 +47,7 @@ def test_the_corpus_cold_compiles_all_take_longer_than_vp_122s():
         if seconds is not None and re.search(r"Compiling a graph for |Cache the graph (?:of|for) ", text):
             cold.append(seconds)
     assert len(cold) >= 50
-    assert min(cold) > 9.0
+    assert min(cold) > 7.0  # helper bl23b: vl_1019 (pp 4, eight layers a stage) compiles cold in 7.37 s, vl_1018 8.22 s
     assert _compile_seconds((LOGS / "vl_202.log").read_text()) == 0.24
 
 
