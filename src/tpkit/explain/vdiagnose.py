@@ -10,6 +10,7 @@ from tpkit.explain.diagnose import (MAX_FRACTION, Diagnosis, Fix, bytes_text, kv
                                    capture_error_not_memory)
 from tpkit.explain.interval import mid_bytes
 from tpkit.explain.refusals import REFUSED
+from tpkit.explain.vprofilefix import profile_oom_diagnosis
 from tpkit.units import Bytes, GiB, MiB
 
 __all__ = ["diagnose_vllm"]
@@ -80,6 +81,8 @@ def diagnose_vllm(parsed, a, ctx) -> Diagnosis:
         cause, short, fixes = _startup_free_memory(failure, ctx, a)
     elif failure.kind == "cpu_kv_space":
         cause, short, fixes = _cpu_kv_space(failure)
+    elif phase == "kv_pool" and (done := profile_oom_diagnosis(parsed, a, ctx)) is not None:  # V0 profile run
+        cause, short, fixes = done
     elif phase == "kv_pool" or failure.kind in ("no_kv_memory", "kv_budget_non_positive"):
         cause, short, fixes = _no_kv_memory(a, ctx, tokens_for)
     elif phase == "cuda_graph" and (root := capture_error_not_memory(parsed)) is not None:
@@ -151,10 +154,8 @@ def _oom_sizes(failure):
 
 
 class _KvNeed:
-    """What vLLM's fit check printed: the KV one max_model_len request needs (``needed``), the KV memory it had
-    (``have_b``), bytes per token (``tb``), the shortfall, vLLM's own estimate of the longest request (``est``) and (V0)
-    the KV capacity (``kv_tokens``); a plain class: a dataclass costs ~1 ms of ``tpkit explain``'s cold start, issue
-    12."""
+    """What vLLM's fit check printed: KV ``needed`` by one max_model_len request, KV memory ``have_b``, bytes per token
+    ``tb``, the shortfall, vLLM's estimate ``est`` and (V0) ``kv_tokens``; a plain class (cold start, issue 12)."""
 
     __slots__ = ("needed", "have_b", "tb", "short", "est", "kv_tokens")
 
