@@ -1,16 +1,18 @@
 """vLLM V0 profile-run OOMs: a CUDA OOM raised inside the profile run (helper rt23, 2026-12-06, issue 12).
 
-What the wheels say (vllm 0.6.1.post2, 0.6.2 and 0.6.4 read; the structure is V0's to 0.10):
+What the wheels say (vllm 0.6.1.post2, 0.6.2, 0.6.4, 0.7.2 and 0.9.1's V0 ``worker/`` read):
 
 - ``worker/worker.py`` ``determine_num_available_blocks``: ``torch.cuda.empty_cache()``, then
   ``model_runner.profile_run()``, and only then ``num_gpu_blocks = (total × gpu_memory_utilization − peak) //
-  block``.  The profile run allocates from the whole device; the utilization enters after it, so no
-  ``--gpu-memory-utilization`` cures an OOM inside it, in either direction.
-- ``worker/model_runner.py`` ``profile_run`` (decoder-only): a dummy batch of ``max_num_batched_tokens`` tokens over
-  ``max_num_seqs`` sequences (``max_num_batched_tokens // max_num_seqs`` each, the rest spread one by one); a
-  multimodal model runs ``min(max_num_seqs, max_num_batched_tokens // max_mm_tokens)`` sequences (at least 1), each
-  with the per-prompt limit of dummy items; the sampler runs top-k over the full vocabulary for every sequence.
-- ``worker/enc_dec_model_runner.py`` ``profile_run`` (0.6.2, 0.6.4; 0.6.1.post2 raises for a multimodal
+  block`` (0.7.2 and 0.9.1: the same inside ``memory_profiling``).  The profile run allocates from the whole
+  device; the utilization enters after it, so no ``--gpu-memory-utilization`` cures an OOM inside it, in either
+  direction.
+- ``worker/model_runner.py`` ``profile_run`` (decoder-only; ``_dummy_run`` in 0.7.2 and 0.9.1): a dummy batch of
+  ``max_num_batched_tokens`` tokens over ``max_num_seqs`` sequences (``max_num_batched_tokens // max_num_seqs``
+  each, the rest spread one by one); a multimodal model runs ``min(max_num_seqs, max_num_batched_tokens //
+  max_mm_tokens)`` sequences (at least 1), each with the per-prompt limit of dummy items; the sampler runs top-k
+  over the full vocabulary for every sequence.
+- ``worker/enc_dec_model_runner.py`` ``profile_run`` (0.6.2, 0.6.4, 0.9.1; 0.6.1.post2 raises for a multimodal
   encoder-decoder model): ``max_num_seqs`` sequences with no cap from the budget, and each takes the model's
   encoder dummy data: Mllama's ``dummy_encoder_data_for_mllama`` is one 1024×1024 image per allowed image
   (``limit_mm_per_prompt``, default 1) at ``max_num_tiles`` tiles, so the vision pass grows with max_num_seqs
