@@ -145,7 +145,7 @@ def test_every_other_fix_round_trips():
     # 56 with helper rt16 (2026-12-05): sg_106's rank rule, vl_071's V0 KV allocation, sg_038's catalog-planned
     # fixes (test_explain_roundtrip_rt16.py)
     assert sum(r["outcome"] == "match" for r in rows) >= 86  # helper cr17: 60 of 62; bl18b: 64 of 66; cr19: 65 of 67;
-    # rt23: 86 of 90 (81 of 87 before: vl_989 / vl_992's utilization fixes gone, 3 + 4 + 4 + 1 profile-OOM fixes match)
+    # rt23: 86 of 90 (81 of 87 before: vl_989 / vl_992 lost the utilization fix; vl_989, vl_992, vl_993 get 4 each)
 
 
 def test_every_open_entry_still_differs():

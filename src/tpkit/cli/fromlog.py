@@ -5,12 +5,11 @@ start-up terms the plan charges (``measured_from_log``) and the notes on flags r
 
 from __future__ import annotations
 
-from tpkit.cli.fromlog_replan import PROFILE_FLAGS, v0_engine_release
 from tpkit.errors import PlanInputError
 from tpkit.units import gib_text
 
 __all__ = ["from_log", "where", "FILLED", "measured_from_log", "read_from_log_notes", "non_kv_from_log",
-           "BUDGET_ONLY_FLAGS", "plan_from_log", "PROFILE_FLAGS", "v0_engine_release"]
+           "BUDGET_ONLY_FLAGS", "plan_from_log", "v0_engine_release"]
 
 
 def where(log, name: str) -> str:
@@ -95,6 +94,21 @@ def from_log(args):
         else:
             args.gpu = ctx.gpu.name
     return e
+
+
+def v0_engine_release(e, release: str | None) -> str | None:
+    """The rule set a --from-log plan of a vLLM log takes: ``"<release>:v0"`` where the log's line formats show the
+    V0 engine (``logs.engine``'s V0 formats: the V0 worker's 'the current vLLM instance can use', V0's model runner,
+    'Initializing a V0 LLM engine') and none of V1's, and the release lies in 0.8–0.10, whose V0 engine runs with
+    VLLM_USE_V1=0 (``engines.vllm.versions._engine_rules``); else ``release``.  The two engines size memory
+    differently, and V1's start-up free-memory check (``v1/worker/gpu_worker.py init_device``) is not in V0's worker
+    (``worker/worker.py init_device``, read in the 0.8.3 source), so a V0 log planned by V1 rules was refused by
+    a check it had passed (vl_071: 'VLLM_USE_V1=0 vllm serve … --gpu-memory-utilization 0.98').  V0's 'Model
+    loading took 17.6110 GiB and …' (four decimals, ``[model_runner.py]``: ``logs.settings._V0_LOAD``) shares V1's
+    words (and the V1 runner's four decimals) and tells neither engine."""
+    from tpkit.explain.runfacts import v0_formats
+
+    return f"{release}:v0" if release and v0_formats(e.parsed, release) else release
 
 
 def measured_from_log(args, log, gpu, parallel, model=None) -> tuple[dict, dict, str, tuple[str, ...]]:
@@ -392,7 +406,7 @@ def plan_from_log(args, log, engine, model, gpu, parallel, options, machine, ext
 
     terms, weights, weights_where, notes = measured_from_log(args, log, gpu, parallel, model)
     args.stage_pin = stage_pin_from_log(args, log, weights)
-    from tpkit.cli.fromlog_replan import layout_changed, profile_oom_of, relayout_plan, reprofiles
+    from tpkit.cli.fromlog_replan import PROFILE_FLAGS, layout_changed, profile_oom_of, relayout_plan, reprofiles
 
     if not layout_changed(args, log, parallel, model):
         from tpkit.cli.fromlog_extensible import extensible_from_log

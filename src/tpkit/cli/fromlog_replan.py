@@ -6,22 +6,7 @@ the V0 rule set of a V0 log of 0.8–0.10 (``v0_engine_release``)."""
 
 from __future__ import annotations
 
-__all__ = ["PROFILE_FLAGS", "layout_changed", "reprofiles", "relayout_plan", "profile_oom_of", "v0_engine_release"]
-
-
-def v0_engine_release(e, release: str | None) -> str | None:
-    """The rule set a --from-log plan of a vLLM log takes: ``"<release>:v0"`` where the log's line formats show the
-    V0 engine (``logs.engine``'s V0 formats: the V0 worker's 'the current vLLM instance can use', V0's model runner,
-    'Initializing a V0 LLM engine') and none of V1's, and the release lies in 0.8–0.10, whose V0 engine runs with
-    VLLM_USE_V1=0 (``engines.vllm.versions._engine_rules``); else ``release``.  The two engines size memory
-    differently, and V1's start-up free-memory check (``v1/worker/gpu_worker.py init_device``) is not in V0's worker
-    (``worker/worker.py init_device``, read in the 0.8.3 source), so a V0 log planned by V1 rules was refused by
-    a check it had passed (a log of 'VLLM_USE_V1=0 vllm serve … --gpu-memory-utilization 0.98').  V0's 'Model
-    loading took 17.6110 GiB and …' (four decimals, ``[model_runner.py]``: ``logs.settings._V0_LOAD``) shares V1's
-    words (and the V1 runner's four decimals) and tells neither engine."""
-    from tpkit.explain.runfacts import v0_formats
-
-    return f"{release}:v0" if release and v0_formats(e.parsed, release) else release
+__all__ = ["PROFILE_FLAGS", "layout_changed", "reprofiles", "relayout_plan", "profile_oom_of"]
 
 
 def layout_changed(args, log, parallel, model) -> bool:

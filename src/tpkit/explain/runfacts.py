@@ -210,7 +210,7 @@ def v0_formats(parsed, release: str | None) -> bool:
     worker's 'the current vLLM instance can use', V0's model runner, 'Initializing a V0 LLM engine'; V0's
     four-decimal 'Model loading took' tells neither engine: ``v0_or_v1_load_line``), in a release 0.8–0.10, where
     both engines ship and VLLM_USE_V1=0 runs V0: the log is read (``explain.vtokens.log_rules``) and planned
-    (``cli.fromlog_replan.v0_engine_release``) by the V0 rules, ``"<release>:v0"`` (``engines.vllm.versions``)."""
+    (``cli.fromlog.v0_engine_release``) by the V0 rules, ``"<release>:v0"`` (``engines.vllm.versions``)."""
     if not parsed.engine or parsed.engine.engine_generation != "V0":
         return False
     if any(ev.claim.endswith("[V1]") and not v0_or_v1_load_line(ev.text) for ev in parsed.engine.evidence):

@@ -63,7 +63,7 @@ class ProfileOom:
     """the model's encoder dummy data is one set per dummy sequence (``ENCODER_PER_SEQUENCE``)"""
     release: str | None
     """the rules both sides plan it by: ``"<release>:v0"`` for a V0 log of 0.8–0.10 (``explain.runfacts.v0_formats``,
-    as ``cli.fromlog_replan.v0_engine_release``), else the context's"""
+    as ``cli.fromlog.v0_engine_release``), else the context's"""
 
 
 def profile_oom(parsed, ctx, model=None) -> ProfileOom | None:
