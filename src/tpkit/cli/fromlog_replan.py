@@ -1,8 +1,7 @@
 """``tpkit plan --from-log``'s re-plans of a vLLM log (split from ``cli.fromlog``, helper rt23, 2026-12-06): which
 plans leave the log's measured non-KV memory (another layout or quantization: ``layout_changed``; profile flags
 that move the profile batch: ``reprofiles``; a V0 profile-run OOM: ``explain.vprofile``) and re-plan through
-``explain.replan.relayout``, the function ``tpkit explain``'s fixes take their numbers from (``relayout_plan``);
-the V0 rule set of a V0 log of 0.8–0.10 (``v0_engine_release``)."""
+``explain.replan.relayout``, the function ``tpkit explain``'s fixes take their numbers from (``relayout_plan``)."""
 
 from __future__ import annotations
 
@@ -87,9 +86,8 @@ def _profile(args, log, engine, model, gpu, parallel, options, machine, extra_us
         return None
     from dataclasses import replace
 
-    from tpkit.explain.vprofile import profile_oom
-
     from tpkit.explain.fromlog import log_flag_values
+    from tpkit.explain.vprofile import profile_oom
     from tpkit.memory.band import measured_terms, with_band
 
     logged = {d: v for d, _, v in log_flag_values(log.context) if d in PROFILE_FLAGS}
