@@ -87,6 +87,10 @@ FLAGS_FOR = {
     "sg_511": {"model": "meta-llama/Llama-3.1-70B-Instruct"},
     "sg_513": {"model": "mistralai/Mixtral-8x7B-Instruct-v0.1"},
     "sg_514": {"gpu": "A40", "model": str(ROOT / "tests/validation/configs/mistralai--Mistral-7B-Instruct-v0.2.json")},
+    # helper rt23: V0 profile-run OOMs whose titles name the model (models.json's config): without it no fix can be
+    # planned, and the utilization fix that "fitted" before cannot cure an OOM inside the profile run
+    "vl_989": {"model": str(ROOT / "tests/validation/configs/meta-llama--Llama-3.2-11B-Vision-Instruct.json")},
+    "vl_992": {"model": str(ROOT / "tests/validation/configs/meta-llama--Llama-3.2-11B-Vision-Instruct.json")},
 }
 """Flags where the excerpt lacks what its source states.  sg_042: the log does not name its model (the source
 does: MedGemma 27B = Gemma-3-27B geometry).  sg_060: the log names deepseek-ai/DeepSeek-V2.5, whose config is not in

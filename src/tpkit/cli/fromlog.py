@@ -9,7 +9,7 @@ from tpkit.errors import PlanInputError
 from tpkit.units import gib_text
 
 __all__ = ["from_log", "where", "FILLED", "measured_from_log", "read_from_log_notes", "non_kv_from_log",
-           "BUDGET_ONLY_FLAGS", "plan_from_log"]
+           "BUDGET_ONLY_FLAGS", "plan_from_log", "v0_engine_release"]
 
 
 def where(log, name: str) -> str:
@@ -267,21 +267,21 @@ BUDGET_ONLY_FLAGS = frozenset({"gpu_memory_utilization", "max_model_len", "kv_ca
 ``determine_available_memory``, V1): a plan that changes only these keeps the log's non-KV memory.
 ``max_model_len`` only where the profile batch it resolves is the log's: V0 without chunked prefill sizes it
 ``max(max_model_len, 2048)`` and V1 from 0.11.1 caps a default one at ``max_num_seqs × max_model_len`` (read in the
-0.11.1 wheel's ``engine/arg_utils.py``, absent from 0.11.0's), so there ``_reprofiles`` re-plans it first"""
+0.11.1 wheel's ``engine/arg_utils.py``, absent from 0.11.0's), so there ``cli.fromlog_replan.reprofiles`` re-plans it first"""
 
 _CONTEXT_FLAGS = frozenset({"command", "func", "model", "from_log", "json", "engine", "engine_version", "gpu",
                             "gpu_memory", "num_gpus", "link", "no_p2p", "p2p", "nnodes", "list_gpus", "list_models"})
 """what a --from-log plan is given that says which machine, model and release the log ran, not a change of the run"""
 
 
-def _budget_only_change(args, ctx) -> bool:
+def _budget_only_change(args, ctx, same_profile: frozenset = frozenset()) -> bool:
     """The plan runs at the log's layout (tp, pp, dp, ep) and changes only what the profile run does not see
-    (``BUDGET_ONLY_FLAGS``, ``args.same_profile``; ``_CONTEXT_FLAGS`` say where the log ran)."""
+    (``BUDGET_ONLY_FLAGS``, ``same_profile``: ``_same_profile``'s; ``_CONTEXT_FLAGS`` say where the log ran)."""
     for name in FILLED:
         if name in args.user_given and int(getattr(args, name)) != int(ctx.get(name, 1) or 1):
             return False
     return not (set(args.user_given) - _CONTEXT_FLAGS - BUDGET_ONLY_FLAGS - set(FILLED)
-                - set(getattr(args, "same_profile", ())))
+                - set(same_profile))
 
 
 def _same_profile(args, log, result, plan_at) -> frozenset:
@@ -302,7 +302,8 @@ def _same_profile(args, log, result, plan_at) -> frozenset:
     return frozenset({"enforce_eager"}) if abs(non_kv(extra) - non_kv(other)) < 2**20 else frozenset()
 
 
-def non_kv_from_log(args, log, result, weights: dict) -> tuple[object, str] | None:
+def non_kv_from_log(args, log, result, weights: dict,
+                    same_profile: frozenset = frozenset()) -> tuple[object, str] | None:
     """(the activation-peak term, the note) that makes a vLLM --from-log plan charge the non-KV memory the log
     measured, or None where it does not apply.
 
@@ -316,7 +317,8 @@ def non_kv_from_log(args, log, result, weights: dict) -> tuple[object, str] | No
     available KV is the log's plus requested(the plan's utilization) − requested(the log's) − the change of the
     applied graph estimate: the arithmetic ``tpkit explain`` re-plans its fixes with (``explain.vdiagnose``).  Without
     it a plan of the log's own settings missed the log's printed capacity (vl_455: 960 tokens planned, 7,664
-    printed)."""
+    printed).  ``same_profile``: the flags beyond ``BUDGET_ONLY_FLAGS`` that leave the profile as it was
+    (``_same_profile``), passed in, not read from ``args`` (helper rt23)."""
     from tpkit.memory.band import measured_term
     from tpkit.units import Bytes
 
@@ -338,7 +340,7 @@ def non_kv_from_log(args, log, result, weights: dict) -> tuple[object, str] | No
     extra = result.extra or {}
     if available is None or "available_kv_bytes" not in extra or extra.get("override"):
         return None
-    if not _budget_only_change(args, log.context):
+    if not _budget_only_change(args, log.context, same_profile):
         return None
     line = next((x for x in result.ledger.items if x.item.startswith("activation peak (profile run")), None)
     if line is None:
@@ -404,23 +406,25 @@ def plan_from_log(args, log, engine, model, gpu, parallel, options, machine, ext
 
     terms, weights, weights_where, notes = measured_from_log(args, log, gpu, parallel, model)
     args.stage_pin = stage_pin_from_log(args, log, weights)
-    if not _layout_changed(args, log, parallel, model):
+    from tpkit.cli.fromlog_replan import PROFILE_FLAGS, layout_changed, profile_oom_of, relayout_plan, reprofiles
+
+    if not layout_changed(args, log, parallel, model):
         from tpkit.cli.fromlog_extensible import extensible_from_log
 
         done = extensible_from_log(args, log, engine, model, gpu, parallel, options, machine, extra_uses, terms,
                                    weights, weights_where, PROFILE_FLAGS)
         if done is not None:
             return done[0], tuple(notes) + (done[1],)
-    if _layout_changed(args, log, parallel, model):
+    if layout_changed(args, log, parallel, model):
         from tpkit.cli.fromlog_extensible import extensible_relayout
 
         done = extensible_relayout(args, log, engine, model, gpu, parallel, options, machine, extra_uses,
                                    PROFILE_FLAGS)  # a vLLM ≥ 0.34 extensible log on its GPU (helper g34)
         if done is not None:
             return done[0], tuple(getattr(args, "log_notes", ())) + (done[1],)
-    if _layout_changed(args, log, parallel, model) or _reprofiles(args, log, engine, model, gpu, parallel, options,
-                                                                  machine):
-        return _relayout(args, log, engine, model, gpu, parallel, options, machine, extra_uses)
+    if (layout_changed(args, log, parallel, model) or profile_oom_of(log) is not None  # rt23: its profile's demand
+            or reprofiles(args, log, engine, model, gpu, parallel, options, machine)):
+        return relayout_plan(args, log, engine, model, gpu, parallel, options, machine, extra_uses)
 
     def planned(calibrated: dict, opts=options):
         with measured_terms(terms, source=f"measured in {args.from_log}"), \
@@ -430,70 +434,11 @@ def plan_from_log(args, log, engine, model, gpu, parallel, options, machine, ext
             return with_band(engine.plan, model, gpu, parallel, opts, machine=machine, extra_uses=extra_uses)
 
     result = planned({})
-    args.same_profile = _same_profile(args, log, result, lambda **o: planned({}, replace(options, **o)))
-    non_kv = non_kv_from_log(args, log, result, weights)
+    same = _same_profile(args, log, result, lambda **o: planned({}, replace(options, **o)))
+    non_kv = non_kv_from_log(args, log, result, weights, same_profile=same)
     if non_kv is not None:  # the log's non-KV memory, where the flags change nothing the profile run sees
         result = planned({"activation_peak": non_kv[0]})
         notes += (non_kv[1],)
     return result, tuple(notes)
 
 
-def _layout_changed(args, log, parallel, model) -> bool:
-    """A vLLM plan at another tp, pp or quantization than the log ran (``explain.replan.relayout`` re-plans it)."""
-    if args.engine != "vllm" or log.context.engine != "vllm":
-        return False
-    from tpkit.explain.replan import log_quantization_planned
-    from tpkit.logs.settings import same_quantization
-
-    ctx = log.context
-    own_q = log_quantization_planned(ctx, model)
-    given_q = getattr(args, "quantization", None)
-    return (int(ctx.get("tp", 1) or 1) != parallel.tp or int(ctx.get("pp", 1) or 1) != parallel.pp
-            or not (given_q == own_q or (own_q is not None and same_quantization(own_q, given_q))))
-
-
-PROFILE_FLAGS = ("max_model_len", "max_num_seqs", "max_num_batched_tokens")
-"""the vLLM flags that can move the profile run's batch (``explain.replan.same_profile``)"""
-
-
-def _reprofiles(args, log, engine, model, gpu, parallel, options, machine) -> bool:
-    """A vLLM plan whose flags (``PROFILE_FLAGS`` given, not the log's) move the profile batch the planner resolves
-    (``explain.replan.same_profile``; ``--max-model-len`` does so in V0 without chunked prefill and in V1 ≥ 0.11.1
-    with a small max_num_seqs or chunked prefill off): the log's measured activation peak and non-KV memory do not
-    hold, and it is re-planned as at another layout (the weights measured, the profile re-derived).  The same test
-    picks the re-plan of ``tpkit explain``'s profile fixes (``explain.vreplan.reprofiled``)."""
-    given = [d for d in PROFILE_FLAGS if d in args.user_given]
-    if args.engine != "vllm" or log.context.engine != "vllm" or not given:
-        return False
-    from dataclasses import replace
-
-    from tpkit.explain.fromlog import log_flag_values
-    from tpkit.explain.refusals import REFUSED
-    from tpkit.explain.replan import same_profile
-
-    logged = {d: v for d, _, v in log_flag_values(log.context) if d in given}
-    try:
-        own = engine.plan(model, gpu, parallel, replace(options, **{d: logged.get(d) for d in given}),
-                          machine=machine)
-        planned = engine.plan(model, gpu, parallel, options, machine=machine)
-    except REFUSED:
-        return False
-    return not same_profile(own, planned)
-
-
-def _relayout(args, log, engine, model, gpu, parallel, options, machine, extra_uses) -> tuple[object, tuple]:
-    """The plan at another layout than the log's: ``explain.replan.relayout`` with this plan's inputs (the function
-    ``tpkit explain``'s layout fixes take their numbers from), the log's measured start-up terms not carried."""
-    from dataclasses import replace
-
-    from tpkit.explain.replan import relayout
-    from tpkit.memory.band import measured_terms, with_band
-
-    def plan(*, tp: int, pp: int, quantization, measured: dict):
-        with measured_terms(measured, source=f"the log's weights scaled to the new layout ({args.from_log})"):
-            return with_band(engine.plan, model, gpu, replace(parallel, tp=tp, pp=pp),
-                             replace(options, quantization=quantization), machine=machine, extra_uses=extra_uses)
-
-    done = relayout(log.context, log.anchored, tp=parallel.tp, pp=parallel.pp, quantization=options.quantization,
-                    plan=plan, model=model)
-    return done.result, tuple(getattr(args, "log_notes", ())) + (done.note,) + ((done.dropped,) if done.dropped else ())

@@ -211,7 +211,7 @@ def extensible_relayout(args, log, engine, model, gpu, parallel, options, machin
     difference), the non-torch growth (NCCL, custom all-reduce: the planner's lines at the new world size) and the
     KV layout.  The plan keeps the band of those planned lines.  None where the log prints no warm-up line or no
     weights, the plan's GPU total is not the log's, the config refuses the log's quantization, or either plan is not
-    extensible (``--no-enable-extensible-kv-cache``: ``cli.fromlog._relayout``)."""
+    extensible (``--no-enable-extensible-kv-cache``: ``cli.fromlog_replan.relayout_plan``)."""
     from dataclasses import replace
 
     from tpkit.explain.fromlog import quantization_from_log

@@ -8,6 +8,7 @@ Imported only where such a fix is offered or such a plan is asked for (``tpkit e
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Callable
 
 from tpkit.explain.refusals import REFUSED
@@ -82,10 +83,10 @@ Plan = Callable[..., object]
 ``measured`` (term → Bytes) charged as measured (``memory.band.measured_terms``) and nothing else from the log"""
 
 
-def relayout(ctx, a, *, tp: int, pp: int, quantization: str | None, plan: Plan, model=None) -> Relayout:
+def relayout(ctx, a, *, tp: int, pp: int, quantization: str | None, plan: Plan, model=None, profile=None):
     """The vLLM run of the log (context ``ctx``, anchors ``a``) re-planned at tp ``tp``, pp ``pp`` and
     ``quantization``, by ``plan`` (the same planner ``tpkit plan`` runs, with the caller's inputs; ``model``: the
-    config it plans, default the context's).
+    config it plans, default the context's; ``profile``: a profile-run OOM's charge, ``_charged``).
 
     What carries over from the log, term by term (vLLM 0.33 ``v1/worker/gpu_worker.py`` ``init_device`` and
     ``determine_available_memory``, ``utils/mem_utils.py`` ``memory_profiling``; the same structure from 0.9.1):
@@ -149,8 +150,32 @@ def relayout(ctx, a, *, tp: int, pp: int, quantization: str | None, plan: Plan, 
             note += "; the log's layout does not plan: the planner's derived weights"
     else:
         note += "; the log measured no weights: every term planned"
-    return Relayout(result=plan(tp=tp, pp=pp, quantization=quantization, measured=terms), terms=terms, note=note,
-                    dropped=dropped)
+    result, note = _charged(profile, ctx, a, model, terms, note, partial(plan, tp=tp, pp=pp, quantization=quantization))
+    return Relayout(result=result, terms=terms, note=note, dropped=dropped)
+
+
+def _charged(profile, ctx, a, model, terms: dict, note: str, again) -> tuple[object, str]:
+    """(the plan ``again(measured=terms)``, the note): where ``profile`` is (``explain.vprofile.ProfileOom``, the
+    ``Plan`` of the log's own run) — the log's profile run OOMed — planned again with the activation peak
+    ``explain.vprofile.charged_peak`` gives against the plan of the log's own run (its layout, quantization and
+    batch, the log's measured weights charged): the demand the OOM printed (helper rt23); as it is otherwise."""
+    result = again(measured=terms)
+    if profile is None:
+        return result, note
+    from tpkit.explain.vprofile import charged_peak
+
+    oom, own_plan = profile
+    measured = getattr(a, "weights", None) if a is not None else None
+    try:
+        own = own_plan(tp=int(ctx.get("tp", 1) or 1), pp=int(ctx.get("pp", 1) or 1),
+                       quantization=log_quantization_planned(ctx, model),
+                       measured={"weights": measured.mid} if measured is not None and measured.mid.bytes > 0 else {})
+    except REFUSED:
+        return result, note
+    charged = charged_peak(oom, own, result)
+    if charged is None:
+        return result, note
+    return again(measured={**terms, "activation_peak": charged[0]}), f"{note}; {charged[1]}"
 
 
 _PLANNERS: dict = {}
@@ -217,7 +242,7 @@ def log_options(ctx, **changes):
     values.update(changes)
     if ctx.get("async_scheduling") is False and "no_async_scheduling" in names:
         values["no_async_scheduling"] = True
-    release = ctx.rules_version
+    release = changes.get("engine_version") or ctx.rules_version  # a fix may name the rules (V0's ":v0", rt23)
     if release:
         try:
             engine.options(engine_version=release)

@@ -45,11 +45,6 @@ def _pp_check_rule(version: str | None) -> str:
             "all layers; ≥ 0.17 each stage against its own layers)")
 
 
-def _distinct_gpus(parsed) -> list[str]:
-    """The different GPU models the log names (an nvidia-smi list, the environment of an issue)."""
-    return list(getattr(parsed.run, "gpus_named", ()) or ())
-
-
 def _lower_utilisation(u, total, short, avail, tokens_for, *, why: str) -> list[Fix]:
     """A lower ``--gpu-memory-utilization`` that leaves the shortfall plus 1 GiB outside vLLM's budget (vLLM's 0.01
     grid), with the KV tokens the same anchors give at it; none when it is unknown or would reach 0."""
@@ -80,6 +75,8 @@ def diagnose_vllm(parsed, a, ctx) -> Diagnosis:
         cause, short, fixes = _startup_free_memory(failure, ctx, a)
     elif failure.kind == "cpu_kv_space":
         cause, short, fixes = _cpu_kv_space(failure)
+    elif phase == "kv_pool" and (done := _profile_oom(parsed, a, ctx)) is not None:  # V0 profile run (rt23)
+        cause, short, fixes = done
     elif phase == "kv_pool" or failure.kind in ("no_kv_memory", "kv_budget_non_positive"):
         cause, short, fixes = _no_kv_memory(a, ctx, tokens_for)
     elif phase == "cuda_graph" and (root := capture_error_not_memory(parsed)) is not None:
@@ -151,10 +148,8 @@ def _oom_sizes(failure):
 
 
 class _KvNeed:
-    """What vLLM's fit check printed: the KV one max_model_len request needs (``needed``), the KV memory it had
-    (``have_b``), bytes per token (``tb``), the shortfall, vLLM's own estimate of the longest request (``est``) and (V0)
-    the KV capacity (``kv_tokens``); a plain class: a dataclass costs ~1 ms of ``tpkit explain``'s cold start, issue
-    12."""
+    """What vLLM's fit check printed: KV ``needed`` by one max_model_len request, KV memory ``have_b``, bytes per token
+    ``tb``, the shortfall, vLLM's estimate ``est`` and (V0) ``kv_tokens``; a plain class (cold start, issue 12)."""
 
     __slots__ = ("needed", "have_b", "tb", "short", "est", "kv_tokens")
 
@@ -204,7 +199,7 @@ def _pp_cause(parsed, ctx, findings: list[str]) -> str:
     stage = _pp_check_rule(ctx.version)
     cause = f"; {stage}"
     findings.append(f"pipeline parallel (pp {pp}): {stage}")
-    gpus = _distinct_gpus(parsed)
+    gpus = list(getattr(parsed.run, "gpus_named", ()) or ())  # the GPU models the log names (nvidia-smi, an issue)
     if len(gpus) > 1:
         cause += f"; the stages run on different GPUs ({', '.join(gpus)}): imbalance across the pp stages"
         findings.append(f"different GPUs under pp ({', '.join(gpus)}): the smallest stage's free "
@@ -249,6 +244,12 @@ def _kv_too_small_fixes(a, ctx, need: _KvNeed, tokens_for) -> list[Fix]:
             flags=f"--tensor-parallel-size {2 * tp}", kv_tokens=tokens_for(have_b + gain, ktb),
             fits=need2 <= have_b + gain, why=why, note="weights scaled by 1/2")))
     return fixes
+
+
+def _profile_oom(parsed, a, ctx):
+    """``explain.vprofilefix.profile_oom_diagnosis`` (imported where a kv_pool failure is diagnosed)."""
+    from tpkit.explain.vprofilefix import profile_oom_diagnosis
+    return profile_oom_diagnosis(parsed, a, ctx)
 
 
 def _vr():

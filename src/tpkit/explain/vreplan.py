@@ -15,19 +15,21 @@ __all__ = ["layout_fix", "tp_fix", "reprofiled", "log_quantization", "more_gpus"
 
 
 def layout_fix(a, ctx, *, flags: str, tp: int, quantization: str | None, why: str,
-                fallback: Fix | None, changes: dict | None = None) -> Fix | None:
+                fallback: Fix | None, changes: dict | None = None, profile: tuple | None = None) -> Fix | None:
     """A fix at another layout (``--tensor-parallel-size``, ``--quantization``) re-planned by
     ``explain.replan.relayout``, the function ``tpkit plan --from-log LOG <flags>`` takes its numbers from (the
     log's weights scaled by the planner's sharding, the other terms planned at the new layout): its KV tokens and
     verdict are the plan's.  ``fallback`` (the measured weights halved, the rest of the log's non-KV memory kept)
-    where the model config or the GPU is unknown or the planner refuses the layout (the plan is refused then too)."""
+    where the model config or the GPU is unknown or the planner refuses the layout (the plan is refused then too).
+    ``profile``: a profile-run OOM's (rule, plan of the log's own run), passed to ``relayout`` (helper rt23)."""
     from tpkit.explain.replan import log_planner, relayout
 
     plan = log_planner(ctx, band=False, **(changes or {}))  # the nominal plan: its tokens and verdict
     if plan is None:
         return fallback
     try:
-        done = relayout(ctx, a, tp=tp, pp=int(ctx.get("pp", 1) or 1), quantization=quantization, plan=plan)
+        done = relayout(ctx, a, tp=tp, pp=int(ctx.get("pp", 1) or 1), quantization=quantization, plan=plan,
+                        profile=profile)
     except REFUSED:
         return fallback
     result = done.result
@@ -109,7 +111,7 @@ def reprofiled(a, ctx, changes: dict, why: str) -> Fix | None:
     """A fix of profile flags (``--max-model-len N``, ``--max-num-seqs`` / ``--max-num-batched-tokens``) re-planned
     where they move the profile batch (``explain.replan.same_profile``: for the length, V0 without chunked prefill
     and V1 ≥ 0.11.1 with a small max_num_seqs): the log's non-KV memory does not hold then, and the fix is the
-    re-plan ``tpkit plan --from-log LOG <its flags>`` makes (``cli.fromlog._reprofiles``: the weights measured, the
+    re-plan ``tpkit plan --from-log LOG <its flags>`` makes (``cli.fromlog_replan.reprofiles``: the weights measured, the
     profile re-derived, ``explain.replan.relayout``); None where the batch is the same (the log's available memory
     holds) or the planner cannot plan the run."""
     from tpkit.explain.replan import log_planner, same_profile
