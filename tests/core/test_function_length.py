@@ -32,7 +32,6 @@ EXCEPTIONS = {
     "engines.vllm.stages.plan_vllm_stages": 66,
     "engines.vllm.baseline.profile_nontorch_growth": 65,
     "perf.runtime.runtime_for": 63,
-    "engines.sglang.sizing.kv_budget": 63,
     "engines.vllm.profile_lines.activation_lines": 62,
     "engines.vllm.pages.build_layout": 62,
     "explain.context.build_context": 61,
