@@ -24,7 +24,6 @@ HARD_CEILING = 80
 EXCEPTIONS = {
     "engines.vllm.baseline.fi_allreduce_fusion_workspace": 74,
     "cli.fromlog.from_log": 72,
-    "perf.runtime_sglang.sglang_spec_v2": 70,
     "explain.replan.relayout": 69,
     "explain.fromlog.measured_startup": 67,
     "engines.vllm.profile_moe.moe_phase": 67,
