@@ -26,7 +26,6 @@ EXCEPTIONS = {
     "cli.fromlog.from_log": 72,
     "explain.replan.relayout": 69,
     "explain.fromlog.measured_startup": 67,
-    "engines.vllm.profile_moe.moe_phase": 67,
     "explain.vllm.anchor_vllm": 66,
     "engines.vllm.stages.plan_vllm_stages": 66,
     "engines.vllm.baseline.profile_nontorch_growth": 65,
