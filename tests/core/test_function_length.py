@@ -27,7 +27,6 @@ EXCEPTIONS = {
     "explain.replan.relayout": 69,
     "explain.fromlog.measured_startup": 67,
     "explain.vllm.anchor_vllm": 66,
-    "engines.vllm.stages.plan_vllm_stages": 66,
     "engines.vllm.baseline.profile_nontorch_growth": 65,
     "perf.runtime.runtime_for": 63,
     "engines.vllm.profile_lines.activation_lines": 62,
