@@ -420,8 +420,16 @@ def settings_from_record(message: str, *, line_no: int) -> list[Setting]:
     return []
 
 
+_IMPORT = lazy(r"^\s*(?:from\s+[\w.]+\s+import\b|import\s+[\w.]+)")
+"""a Python import statement, as a traceback prints the source line of a frame (``from
+vllm.entrypoints.cli.main import main`` above ``ModuleNotFoundError``): it names a launcher module but launches
+nothing (helper ux23: its ``import`` was read as the served model)"""
+
+
 def is_command(message: str) -> bool:
     """True when the record holds an SGLang or vLLM launch command, or only its flags (``--model … --tp 8``)."""
+    if _IMPORT.match(message):
+        return False
     if any(l in message for l in _LAUNCHERS) and _COMMAND.search(message) is not None:
         return True
     head = message.lstrip(" `$>")

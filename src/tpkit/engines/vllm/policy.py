@@ -386,10 +386,23 @@ def _growth_lines(model, gpu, parallel, options, r, rules, baseline, machine, ot
                                            act_bytes=r.act_bytes, links=options.links, machine=machine))
 
 
+def _whole_model_draft(r: Resolved) -> tuple[str, ...]:
+    """An EAGLE / EAGLE-3 drafter whose "model" is a whole model (``models.draft.whole_model_draft_note``), else ()."""
+    if r.spec is None or r.spec.method not in ("eagle", "eagle3") or not r.spec.model:
+        return ()
+    from tpkit.models.draft import whole_model_draft_note
+    from tpkit.models.load import load_model
+
+    note = whole_model_draft_note(r.spec.method, load_model(r.spec.model),
+                                  f'--speculative-config\'s "model" {r.spec.model}',
+                                  standalone='"method": "draft_model"')
+    return (note,) if note else ()
+
+
 def _plan_warnings(model, gpu, parallel, options, r, rules, layout, w_plan, fallbacks) -> tuple[str, ...]:
     """The plan's warnings: the layout's and inputs' notes, the release's, offload, and each V0 fallback taken."""
     fallback, pp_fallback, cc_fallback = fallbacks
-    return (layout.warnings + r.notes + _notes(model, options, rules) + _newer(options)
+    return (layout.warnings + r.notes + _notes(model, options, rules) + _newer(options) + _whole_model_draft(r)
             + _offload_notes(model, parallel, options, w_plan, fallback is not None)
             + (("--pipeline-parallel-size > 1: vLLM 0.8.0–0.9.0 fall back to the V0 engine unless the launch names "
                 "an executor backend V1 takes (engine/arg_utils.py _is_v1_supported_oracle); planned with the "

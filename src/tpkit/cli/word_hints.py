@@ -1,0 +1,97 @@
+"""What to say about positional words a command did not take, and about a missing LOG (helper ux23, session 23).
+
+A user who serves models types ``tpkit explain logs/*.log`` (the shell expands it to several files), ``tpkit perf
+… --batch 1 8 32`` (a list where one batch goes) and ``docker logs vllm 2>&1 | tpkit explain`` (no ``-``); argparse
+answered "unexpected argument(s) …" and "the following arguments are required: LOG", which say what is wrong but
+not how to get what was meant.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+
+__all__ = ["extra_words_hint", "missing_log_hint", "batch_size", "device_memory", "size_for_fraction_hint",
+           "BATCH_LIST_HINT"]
+
+BATCH_LIST_HINT = ("--batch takes one batch size (the one the header and the verdict are for); the batch table "
+                   "already sweeps 1, 2, 4, … 256 and adds the --batch given, so give the batch your server runs, "
+                   "e.g. --batch {first}, and read the others off the table (--json: by_batch)")
+"""the refusal of a list given to ``tpkit perf --batch`` (``{first}``: its first number)"""
+
+_NUMBER = re.compile(r"\d{1,12}")
+
+
+def _takes_log(parser: argparse.ArgumentParser) -> bool:
+    return any(a.dest == "log" and not a.option_strings for a in parser._actions)  # noqa: SLF001 - argparse's list
+
+
+def extra_words_hint(parser: argparse.ArgumentParser, extras: list[str], argv: list[str]) -> str | None:
+    """The message for positional ``extras`` that have a likely meaning, else None: several log files given to
+    ``tpkit explain`` (it reads one), or the rest of a batch list after ``--batch N`` (``tpkit perf``)."""
+    if _takes_log(parser) and extras and all(os.path.isfile(w) for w in extras if not w.startswith("-")):
+        words = [w for w in extras if not w.startswith("-")]
+        if words:
+            shown = " ".join(words[:3]) + (" …" if len(words) > 3 else "")
+            return (f"{parser.prog} reads one log at a time, and got {len(words) + 1} files (the extra: {shown}); "
+                    f"run it once per file, e.g. for f in *.log; do {parser.prog} \"$f\"; done")
+    if "--batch" in argv and extras and all(_NUMBER.fullmatch(w) for w in extras):
+        i = argv.index("--batch")
+        first = argv[i + 1] if i + 1 < len(argv) else extras[0]
+        return BATCH_LIST_HINT.format(first=first)
+    return None
+
+
+def missing_log_hint(parser: argparse.ArgumentParser, message: str) -> str:
+    """``message`` (argparse's "the following arguments are required: LOG") with how to give the log: a file, or
+    ``-`` for standard input (``docker logs vllm 2>&1 | tpkit explain`` without ``-`` got only argparse's words)."""
+    if not (_takes_log(parser) and re.search(r"\bLOG\b", message)):
+        return message
+    return (f"{message} (the server's log file, e.g. {parser.prog} server.log; a piped log needs - for standard "
+            f"input: docker logs vllm 2>&1 | {parser.prog} -)")
+
+
+def batch_size(text: str) -> int:
+    """``tpkit perf --batch``: one whole number; a list (``1,8,32``, ``"1 8 32"``, ``[1, 8, 32]``) is refused with
+    where the other batches are (the sweep), not only "expected a whole number"."""
+    from tpkit.cli.argtypes import whole_number
+
+    numbers = re.findall(r"\d+", text)
+    if len(numbers) > 1 and re.fullmatch(r"\s*\[?\s*\d+(?:\s*[,; ]\s*\d+)+\s*\]?\s*", text) \
+            and not re.fullmatch(r"\d{1,3}(?:,\d{3})+", text.strip()):  # 1,024 is a number with a separator
+        raise argparse.ArgumentTypeError(f"got the list {text!r}; " + BATCH_LIST_HINT.format(first=numbers[0]))
+    return whole_number(text)
+
+
+_FRACTION_FLAGS = "--mem-fraction-static (SGLang) or --gpu-memory-utilization (vLLM)"
+_SIZE = re.compile(r"\s*\d+(?:\.\d+)?\s*(?:[kKmMgGtT]i?[bB]|[gG]i?|[bB])\s*")
+
+
+def device_memory(text: str, what: str = "--gpu-memory"):
+    """``--gpu-memory``'s ``Bytes``, as ``units.parse_bytes`` reads it; a fraction or a percentage (``0.9``,
+    ``90%``: what ``--gpu-memory-utilization`` takes) is refused as such, not with "has no unit; say '0.9GiB'"."""
+    from tpkit.errors import UnitError
+    from tpkit.units import parse_bytes
+
+    t = str(text).strip()
+    m = re.fullmatch(r"(\d*\.\d+)|(\d+(?:\.\d+)?)\s*%", t)  # 0.9, .85, 90 %: not 2 (GiB or GB: asked below)
+    if m:
+        frac = float(m.group(1)) if m.group(1) else float(m.group(2)) / 100
+        if 0 < frac <= 1:
+            raise UnitError(f"{what}: {text!r} reads as a fraction ({frac:g}), but {what} is the card's whole memory "
+                            "as CUDA reports it, with a unit, e.g. 80GiB; the share of it the engine may use goes "
+                            f"to {_FRACTION_FLAGS}, e.g. {frac:g}")
+    return parse_bytes(text, what=what)
+
+
+def size_for_fraction_hint(text: str) -> str:
+    """The end of the refusal of a size given where a fraction goes (``--mem-fraction-static 80GB``): where a size
+    goes instead; "" for anything else."""
+    if not _SIZE.fullmatch(str(text)):
+        return ""
+    number = float(re.match(r"\s*(\d+(?:\.\d+)?)", str(text)).group(1))
+    if 0 < number <= 1:  # `--gpu-memory-utilization 0.95GiB`: the fraction with a unit stuck to it
+        return f": a fraction takes no unit: write {number:g}"
+    return (": it is a fraction of the GPU's memory (e.g. 0.85), not a size; the card's memory goes to "
+            f"--gpu-memory {str(text).strip()}, and vLLM's KV cache size to --kv-cache-memory-bytes")
