@@ -257,3 +257,28 @@ def test_a_cache_without_refs_main_is_read_alike_with_or_without_huggingface_hub
     (snap / "config.json").unlink()
     found, note = find_cached_config("acme/Pinned-7B", str(tmp_path / "hub"))
     assert found is None and note.endswith("(no snapshot holds one)")
+
+
+# --- engine spellings tpkit knows the meaning of -------------------------------------------------------------------
+
+def test_mtp_under_sglang_plan_names_nextn(capsys):
+    """Before: "invalid choice: 'MTP' (choose from 'EAGLE', 'EAGLE3', 'NEXTN', 'STANDALONE')", while tpkit perf reads
+    MTP as NEXTN."""
+    refused(capsys, "plan", "deepseek-ai/DeepSeek-V3", "--gpu", "H200", "--tp", "8", "--speculative-algorithm", "MTP",
+            says=("MTP is NEXTN in SGLang's spelling: --speculative-algorithm NEXTN",))
+
+
+@pytest.mark.parametrize("argv,says", [
+    (("--mem-fraction-static", "0.85", "--context-length", "32768"),
+     ("--mem-fraction-static, --context-length: read by tpkit plan", "which sizes no KV pool",
+      "--context-length is the server's longest request, while perf's --context is the tokens each decoded")),
+    (("--engine", "vllm", "--gpu-memory-utilization", "0.9"),
+     ("--gpu-memory-utilization: read by tpkit plan", "leave it out here")),
+])
+def test_perf_says_where_a_pasted_servers_memory_flags_go(capsys, argv, says):
+    """Before: "tpkit perf has no flag --mem-fraction-static, --context-length (did you mean --accept-length or
+    --context?)"."""
+    line = refused(capsys, "perf", "Qwen/Qwen3-8B", "--gpu", "H100", *argv, says=says)
+    assert "--accept-length" not in line
+    refused(capsys, "perf", "Qwen/Qwen3-8B", "--gpu", "H100", "--foo", "1", "--mem-fraction-static", "0.8",
+            says=("tpkit perf has no flag --foo",))  # a flag neither command has: the usual answer

@@ -13,7 +13,7 @@ import os
 import re
 
 __all__ = ["extra_words_hint", "missing_log_hint", "batch_size", "device_memory", "size_for_fraction_hint",
-           "BATCH_LIST_HINT"]
+           "plan_flags_in_perf", "BATCH_LIST_HINT"]
 
 BATCH_LIST_HINT = ("--batch takes one batch size (the one the header and the verdict are for); the batch table "
                    "already sweeps 1, 2, 4, … 256 and adds the --batch given, so give the batch your server runs, "
@@ -95,3 +95,26 @@ def size_for_fraction_hint(text: str) -> str:
         return f": a fraction takes no unit: write {number:g}"
     return (": it is a fraction of the GPU's memory (e.g. 0.85), not a size; the card's memory goes to "
             f"--gpu-memory {str(text).strip()}, and vLLM's KV cache size to --kv-cache-memory-bytes")
+
+
+_LENGTH_FLAGS = ("--context-length", "--max-model-len")
+
+
+def plan_flags_in_perf(parser: argparse.ArgumentParser, names: list[str]) -> str | None:
+    """``tpkit perf`` given the engines' memory flags that ``tpkit plan`` reads (a pasted server line:
+    ``--mem-fraction-static``, ``--gpu-memory-utilization``, ``--max-model-len`` …): say that perf sizes no KV pool
+    and where each goes, instead of "no flag --context-length (did you mean --accept-length or --context?)"; None
+    when ``names`` holds a flag neither command has."""
+    if parser.prog != "tpkit perf" or not names:
+        return None
+    from tpkit.cli.engine_flags import engine_fields
+
+    plan_flags = {f.option for f in engine_fields()}
+    if not all(n in plan_flags for n in names):
+        return None
+    length = [n for n in names if n in _LENGTH_FLAGS]
+    why = (f"; {length[0]} is the server's longest request, while perf's --context is the tokens each decoded "
+           "sequence holds in its KV cache (default 1024)" if length else "")
+    return (f"{', '.join(names)}: read by tpkit plan (the server's memory and KV-pool settings), not by tpkit perf, "
+            f"which sizes no KV pool: leave {'it' if len(names) == 1 else 'them'} out here, and plan the memory with "
+            f"tpkit plan{why}")
