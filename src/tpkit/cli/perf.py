@@ -69,8 +69,7 @@ def _deployment_flags(p) -> None:
     """The model, GPU and layout flags (TP/EP/DP, link, batch, context), the engine and its version, the KV dtype,
     the attention backend, eager mode and SGLang's running-request cap."""
     from tpkit.cli import PARALLEL_ALIASES as aliases
-    from tpkit.cli.argtypes import whole_number
-    from tpkit.cli.word_hints import batch_size
+    from tpkit.cli.argtypes import batch_size, whole_number
 
     p.add_argument("model", help="HF id (local HF cache or embedded catalog), model dir or config.json path")
     p.add_argument("--gpu", required=True, help="catalog GPU, e.g. H200, H100, RTX-PRO-6000")
@@ -143,7 +142,8 @@ def _allreduce_flags(a) -> None:
     """The all-reduce group: a measured profile, the backend (and the engines' flags that name one), the PCIe fabric."""
     a.add_argument("--allreduce-profile", default=None, metavar="FILE",
                    help="measured profile from `tpkit bench allreduce --json FILE` (replaces the analytical model)")
-    a.add_argument("--allreduce-backend", type=str.lower, choices=("nccl", "custom", "oneshot", "symm_mem"), default=None,
+    a.add_argument("--allreduce-backend", type=str.lower, choices=("nccl", "custom", "oneshot", "symm_mem"),
+                   default=None,
                    help="force an all-reduce backend (default: the engine's)")
     a.add_argument("--disable-custom-all-reduce", action="store_true",
                    help="the engines' flag that the verdict prints: = --allreduce-backend nccl")

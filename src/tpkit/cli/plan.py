@@ -128,10 +128,11 @@ def links_from_args(args, parallel):
 
 
 def _resolve_gpu(args, machine):
-    from tpkit.cli.word_hints import device_memory
     from tpkit.hardware.catalog import custom_gpu, known_gpu, lookup_gpu
 
     if args.gpu_memory is not None:
+        from tpkit.cli.word_hints import device_memory
+
         total = device_memory(args.gpu_memory)
         if total.bytes <= 0:
             raise PlanInputError(f"--gpu-memory must be > 0, got {args.gpu_memory!r}")

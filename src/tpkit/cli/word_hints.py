@@ -12,13 +12,9 @@ import argparse
 import os
 import re
 
-__all__ = ["extra_words_hint", "missing_log_hint", "batch_size", "device_memory", "size_for_fraction_hint",
-           "plan_flags_in_perf", "BATCH_LIST_HINT"]
+from tpkit.cli.argtypes import BATCH_LIST_HINT
 
-BATCH_LIST_HINT = ("--batch takes one batch size (the one the header and the verdict are for); the batch table "
-                   "already sweeps 1, 2, 4, … 256 and adds the --batch given, so give the batch your server runs, "
-                   "e.g. --batch {first}, and read the others off the table (--json: by_batch)")
-"""the refusal of a list given to ``tpkit perf --batch`` (``{first}``: its first number)"""
+__all__ = ["extra_words_hint", "missing_log_hint", "device_memory", "size_for_fraction_hint", "plan_flags_in_perf"]
 
 _NUMBER = re.compile(r"\d{1,12}")
 
@@ -50,18 +46,6 @@ def missing_log_hint(parser: argparse.ArgumentParser, message: str) -> str:
         return message
     return (f"{message} (the server's log file, e.g. {parser.prog} server.log; a piped log needs - for standard "
             f"input: docker logs vllm 2>&1 | {parser.prog} -)")
-
-
-def batch_size(text: str) -> int:
-    """``tpkit perf --batch``: one whole number; a list (``1,8,32``, ``"1 8 32"``, ``[1, 8, 32]``) is refused with
-    where the other batches are (the sweep), not only "expected a whole number"."""
-    from tpkit.cli.argtypes import whole_number
-
-    numbers = re.findall(r"\d+", text)
-    if len(numbers) > 1 and re.fullmatch(r"\s*\[?\s*\d+(?:\s*[,; ]\s*\d+)+\s*\]?\s*", text) \
-            and not re.fullmatch(r"\d{1,3}(?:,\d{3})+", text.strip()):  # 1,024 is a number with a separator
-        raise argparse.ArgumentTypeError(f"got the list {text!r}; " + BATCH_LIST_HINT.format(first=numbers[0]))
-    return whole_number(text)
 
 
 _FRACTION_FLAGS = "--mem-fraction-static (SGLang) or --gpu-memory-utilization (vLLM)"
