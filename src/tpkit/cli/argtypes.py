@@ -9,8 +9,8 @@ from __future__ import annotations
 import argparse
 import re
 
-__all__ = ["whole_number", "within_int64", "batch_size", "BATCH_LIST_HINT", "SERVING_FLAGS", "add_serving_flags",
-           "serving_flags_given"]
+__all__ = ["whole_number", "within_int64", "batch_size", "BATCH_LIST_HINT", "size_for_fraction_hint",
+           "SERVING_FLAGS", "add_serving_flags", "serving_flags_given"]
 
 INT64_MAX = 2**63 - 1
 """the largest whole number a flag takes"""
@@ -65,6 +65,22 @@ def batch_size(text: str) -> int:
             and not re.fullmatch(r"\d{1,3}(?:,\d{3})+", text.strip()):  # 1,024 is a number with a separator
         raise argparse.ArgumentTypeError(f"got the list {text!r}; " + BATCH_LIST_HINT.format(first=numbers[0]))
     return whole_number(text)
+
+
+_SIZE = re.compile(r"\s*\d+(?:\.\d+)?\s*(?:[kKmMgGtT]i?[bB]|[gG]i?|[bB])\s*")
+"""a size with a unit (``80GB``, ``0.95GiB``, ``40G``)"""
+
+
+def size_for_fraction_hint(text: str) -> str:
+    """The end of the refusal of a size given where a fraction goes (``--mem-fraction-static 80GB``): where a size
+    goes instead; "" for anything else."""
+    if not _SIZE.fullmatch(str(text)):
+        return ""
+    number = float(re.match(r"\s*(\d+(?:\.\d+)?)", str(text)).group(1))
+    if 0 < number <= 1:  # `--gpu-memory-utilization 0.95GiB`: the fraction with a unit stuck to it
+        return f": a fraction takes no unit: write {number:g}"
+    return (": it is a fraction of the GPU's memory (e.g. 0.85), not a size; the card's memory goes to "
+            f"--gpu-memory {str(text).strip()}, and vLLM's KV cache size to --kv-cache-memory-bytes")
 
 
 def comma_hint(text: str, *, whole: bool) -> str:

@@ -12,7 +12,7 @@ import argparse
 import re
 from dataclasses import fields
 
-from tpkit.cli.argtypes import comma_hint, whole_number, within_int64
+from tpkit.cli.argtypes import comma_hint, size_for_fraction_hint, whole_number, within_int64
 from tpkit.engines.engine import Engine, Flag
 from tpkit.engines.registry import all_engines
 from tpkit.errors import PlanInputError
@@ -61,8 +61,6 @@ def _fraction(text: str) -> float:
         return float(text)
     except ValueError:
         pass
-    from tpkit.cli.word_hints import size_for_fraction_hint  # an error path: not on every plan's imports
-
     m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*%\s*", text)
     hint = f": {m.group(1)} % is {float(m.group(1)) / 100:g}, write {float(m.group(1)) / 100:g}" if m else \
         comma_hint(text, whole=False) or size_for_fraction_hint(text)

@@ -14,7 +14,7 @@ import re
 
 from tpkit.cli.argtypes import BATCH_LIST_HINT
 
-__all__ = ["extra_words_hint", "missing_log_hint", "device_memory", "size_for_fraction_hint", "plan_flags_in_perf"]
+__all__ = ["extra_words_hint", "missing_log_hint", "device_memory", "plan_flags_in_perf"]
 
 _NUMBER = re.compile(r"\d{1,12}")
 
@@ -49,7 +49,6 @@ def missing_log_hint(parser: argparse.ArgumentParser, message: str) -> str:
 
 
 _FRACTION_FLAGS = "--mem-fraction-static (SGLang) or --gpu-memory-utilization (vLLM)"
-_SIZE = re.compile(r"\s*\d+(?:\.\d+)?\s*(?:[kKmMgGtT]i?[bB]|[gG]i?|[bB])\s*")
 
 
 def device_memory(text: str, what: str = "--gpu-memory"):
@@ -67,18 +66,6 @@ def device_memory(text: str, what: str = "--gpu-memory"):
                             "as CUDA reports it, with a unit, e.g. 80GiB; the share of it the engine may use goes "
                             f"to {_FRACTION_FLAGS}, e.g. {frac:g}")
     return parse_bytes(text, what=what)
-
-
-def size_for_fraction_hint(text: str) -> str:
-    """The end of the refusal of a size given where a fraction goes (``--mem-fraction-static 80GB``): where a size
-    goes instead; "" for anything else."""
-    if not _SIZE.fullmatch(str(text)):
-        return ""
-    number = float(re.match(r"\s*(\d+(?:\.\d+)?)", str(text)).group(1))
-    if 0 < number <= 1:  # `--gpu-memory-utilization 0.95GiB`: the fraction with a unit stuck to it
-        return f": a fraction takes no unit: write {number:g}"
-    return (": it is a fraction of the GPU's memory (e.g. 0.85), not a size; the card's memory goes to "
-            f"--gpu-memory {str(text).strip()}, and vLLM's KV cache size to --kv-cache-memory-bytes")
 
 
 _LENGTH_FLAGS = ("--context-length", "--max-model-len")

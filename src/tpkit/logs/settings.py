@@ -161,9 +161,9 @@ _BOOL_FLAGS = {"disable_cuda_graph", "enforce_eager", "enable_dp_attention", "di
                "enable_torch_symm_mem", "disable_radix_cache", "disable_log_stats", "enable_chunked_prefill",
                "disable_overlap_schedule", "skip_mm_profiling", "enable_lora", "fully_sharded_loras",
                "async_scheduling", "language_model_only"}
-_LAUNCHERS = ("sglang.launch_server", "sglang serve", "sglang.launch_server", "vllm serve", "vllm.entrypoints",
-              "-m sglang", "python -m vllm")
-_COMMAND = lazy(r"(?:sglang\.launch_server|sglang serve|vllm serve|vllm\.entrypoints\.[\w.]+|-m sglang\b)")
+_LAUNCHERS = ("sglang.launch_server", "sglang serve", "vllm serve", "vllm.entrypoints", "-m sglang", "python -m vllm")
+_COMMAND = lazy(r"(?<!from )(?<!import )"  # a traceback's `from vllm.entrypoints.cli.main import main` (ux23)
+                r"(?:sglang\.launch_server|sglang serve|vllm serve|vllm\.entrypoints\.[\w.]+|-m sglang\b)")
 _FLAGS_ONLY = lazy(r"--(?:model|model-path|tp|tp-size|tensor-parallel-size|mem-fraction-static|"
                          r"gpu-memory-utilization|max-model-len|context-length)[ =]")
 _HUMAN_INT = lazy(r"^(\d+(?:\.\d+)?)([kKmMgG])$")
@@ -420,16 +420,8 @@ def settings_from_record(message: str, *, line_no: int) -> list[Setting]:
     return []
 
 
-_IMPORT = lazy(r"^\s*(?:from\s+[\w.]+\s+import\b|import\s+[\w.]+)")
-"""a Python import statement, as a traceback prints the source line of a frame (``from
-vllm.entrypoints.cli.main import main`` above ``ModuleNotFoundError``): it names a launcher module but launches
-nothing (helper ux23: its ``import`` was read as the served model)"""
-
-
 def is_command(message: str) -> bool:
     """True when the record holds an SGLang or vLLM launch command, or only its flags (``--model … --tp 8``)."""
-    if _IMPORT.match(message):
-        return False
     if any(l in message for l in _LAUNCHERS) and _COMMAND.search(message) is not None:
         return True
     head = message.lstrip(" `$>")
