@@ -227,6 +227,11 @@ KNOWN_MISSES = {
     # counts lie 80 / 48 tokens (10.0 / 5.3 MiB) below the range's edge: memory taken on the GPU between the two samples
     # by something the wheel does not show (sg_527: a prefill server started the same second on the next GPU)
     "sg_527", "sg_528", "sg_529",
+    # helper ex23 (held-back round, blind, docs/accuracy.md §7 ex23): vl_936 (0.24.0 Qwen3.6-27B AutoRound, MTP 3,
+    # fp8_e5m2, tp 2) prints 1.6 % below the range, not read; vl_937 (int8_per_token_head KV: no layout rule, kvdtype.py
+    # 'unmodelled'); vl_939-vl_941 (a DFlash drafter whose config is not in tests/); vl_942 (the excerpt stops before
+    # kv_cache_dtype); vl_943, sg_546, sg_547 (no config: the checkpoint is not named)
+    "vl_936", "vl_937", "vl_939", "vl_940", "vl_941", "vl_942", "vl_943", "sg_546", "sg_547",
 }
 
 
@@ -632,11 +637,13 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     Helper gs22b (2026-12-06): sg_497 / sg_498 (gs_345 / gs_346: SGLang 0.5.11, Qwen2.5-7B-Instruct bf16 and
     Qwen2.5-72B-Instruct-AWQ on an RTX PRO 6000, the set's configs) print the anchor and hit blind: 354 of the 392.
     Helper cap22 (2026-12-06): a log that names HAMi gets no stream pool (HAMi-core's free memory does not see it):
-    sg_496 hits, 362 of the 404."""
+    sg_496 hits, 362 of the 404.
+    Helper ex23 (2026-12-06): twelve held-back logs from issue threads (vl_936-vl_945, sg_546, sg_547); eleven print
+    the anchor, vl_938 hits blind, nine miss (``KNOWN_MISSES``), vl_945 is n/a: 363 of the 415."""
     rows = _capacity_rows()
     misses = {r["id"] for r in rows if r["outcome"] == "miss"}
     assert misses <= KNOWN_MISSES, sorted(misses - KNOWN_MISSES)
-    assert len(rows) == 404
+    assert len(rows) == 415
     sg402 = next(r for r in rows if r["id"] == "sg_402")
     assert sg402["outcome"] == "bound" and sg402["printed"] == 997846 and "KV budget sample:" in sg402["why"]
     gb10_mm = {r["id"]: r for r in rows if "second copy of the HF processor" in r["why"]}
@@ -644,13 +651,13 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     assert all(r["outcome"] == "bound" and r["printed"] < r["range"][0] for r in gb10_mm.values())
     assert sum(r["outcome"] == "bound" for r in rows) == 6
     assert next(r for r in rows if r["id"] == "sg_082")["outcome"] == "hit"
-    assert sum(r["outcome"] == "n/a" for r in rows) <= 14  # ex22: sg_515, sg_522 (capture failed, no pin)
+    assert sum(r["outcome"] == "n/a" for r in rows) <= 15  # ex22: sg_515, sg_522 (capture failed, no pin); ex23: vl_945
     vl862 = next(r for r in rows if r["id"] == "vl_862")
     assert vl862["printed"] == 418304 and vl862["outcome"] == "hit"
     sg220 = next(r for r in rows if r["id"] == "sg_220")
     assert "tp not printed" not in sg220["why"] and "outside the rebuilt range" in sg220["why"]
     hits = [r["id"] for r in rows if r["outcome"] == "hit"]
-    assert len(hits) >= 362, [r for r in rows if r["outcome"] == "miss" and r["config"]]
+    assert len(hits) >= 363, [r for r in rows if r["outcome"] == "miss" and r["config"]]
     assert "vl_741" in hits and "sg_496" in hits  # cap22: HAMi's free memory leaves the stream pool out
     assert sum(r.get("pin") == "vllm_no_cache_blocks" for r in rows if r["id"] in hits) <= 5
     assert all(r["why"] for r in rows if r["outcome"] in ("miss", "n/a", "bound"))
