@@ -640,11 +640,12 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     sg_496 hits, 362 of the 404.
     Helper ex23 (2026-12-06): twelve held-back logs from issue threads (vl_936-vl_945, sg_546, sg_547); eleven print
     the anchor, vl_938 hits blind, nine miss, vl_945 is n/a: 363 of the 415; vl_936 / vl_942 hit with the flags of
-    the composes their threads name (club-3090 at 510a76c8 / 7044c8ca): 365 of the 415."""
+    the composes their threads name (club-3090 at 510a76c8 / 7044c8ca): 365 of the 415; vl_958 (an Xinference
+    crash after 'Available KV cache memory', no capacity printed) is n/a: 365 of the 416."""
     rows = _capacity_rows()
     misses = {r["id"] for r in rows if r["outcome"] == "miss"}
     assert misses <= KNOWN_MISSES, sorted(misses - KNOWN_MISSES)
-    assert len(rows) == 415
+    assert len(rows) == 416
     sg402 = next(r for r in rows if r["id"] == "sg_402")
     assert sg402["outcome"] == "bound" and sg402["printed"] == 997846 and "KV budget sample:" in sg402["why"]
     gb10_mm = {r["id"]: r for r in rows if "second copy of the HF processor" in r["why"]}
@@ -652,7 +653,7 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     assert all(r["outcome"] == "bound" and r["printed"] < r["range"][0] for r in gb10_mm.values())
     assert sum(r["outcome"] == "bound" for r in rows) == 6
     assert next(r for r in rows if r["id"] == "sg_082")["outcome"] == "hit"
-    assert sum(r["outcome"] == "n/a" for r in rows) <= 15  # ex22: sg_515, sg_522 (capture failed, no pin); ex23: vl_945
+    assert sum(r["outcome"] == "n/a" for r in rows) <= 16  # ex22: sg_515, sg_522 (capture failed, no pin); ex23: vl_945, vl_958
     vl862 = next(r for r in rows if r["id"] == "vl_862")
     assert vl862["printed"] == 418304 and vl862["outcome"] == "hit"
     sg220 = next(r for r in rows if r["id"] == "sg_220")
