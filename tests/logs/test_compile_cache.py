@@ -145,14 +145,16 @@ def test_the_corpus_count():
     shape from the cache'): 36 warm; vl_946-vl_949 quote no compile line (neither).
     Helper bl20 (2026-12-06): vl_955 and vl_956 warm (0.31.0: 'Directly load AOT compilation from path …'): 38 warm.
     Helper ex22 (2026-12-06): vl_990 and vl_996 warm (0.8.3 / 0.9.1.dev: 'Directly load the compiled graph(s) for
-    shape None from the cache'); vl_987's last start prints no compile line (neither): 40 warm. """
+    shape None from the cache'); vl_987's last start prints no compile line (neither): 40 warm.
+    Helper ex23 (2026-12-06): vl_945 cold ('Compiling a graph for compile range (1, 2048)'), vl_957 warm ('Directly
+    load the compiled graph(s) for compile range (1, 32768) from the cache'): 41 warm. """
     found = {"cold": [], "warm": [], None: []}
     for path in sorted((DATA / "vllm").glob("*.log")) + sorted((DATA / "validation").glob("*.log")):
         parsed = parse_log(path.read_bytes())
         if parsed.engine.engine == "vllm" or path.parent.name == "vllm":
             found[parsed.run.value("compile_cache")].append(path.stem)
-    assert sorted(found["cold"]) == ["vl_025", "vl_044", "vl_050", "vl_056", "vl_125", "vl_126", "vl_127", "vl_128", "vl_129", "vl_134", "vl_160", "vl_240", "vl_241", "vl_254", "vl_256", "vl_270", "vl_271", "vl_272", "vl_290", "vl_291", "vl_293", "vl_330", "vl_332", "vl_341", "vl_342", "vl_343", "vl_344", "vl_345", "vl_347", "vl_371", "vl_380", "vl_381", "vl_383", "vl_402", "vl_404", "vl_443", "vl_457", "vl_461", "vl_523", "vl_524", "vl_580", "vl_584", "vl_700", "vl_701", "vl_702", "vl_703", "vl_704", "vl_705", "vl_706", "vl_707", "vl_708", "vl_730", "vl_731", "vl_734", "vl_738", "vl_741", "vl_743", "vl_781", "vl_783", "vl_812", "vl_813", "vl_843", "vl_852"]
-    assert len(found["warm"]) == 40 and {"vl_780", "vl_990", "vl_996"} <= set(found["warm"]) and {"vl_340", "vl_382", "vl_403", "vl_444", "vl_460"} <= set(found["warm"]) and {"vl_133", "vl_138", "vl_176", "vl_206", "vl_220", "vl_221",
+    assert sorted(found["cold"]) == ["vl_025", "vl_044", "vl_050", "vl_056", "vl_125", "vl_126", "vl_127", "vl_128", "vl_129", "vl_134", "vl_160", "vl_240", "vl_241", "vl_254", "vl_256", "vl_270", "vl_271", "vl_272", "vl_290", "vl_291", "vl_293", "vl_330", "vl_332", "vl_341", "vl_342", "vl_343", "vl_344", "vl_345", "vl_347", "vl_371", "vl_380", "vl_381", "vl_383", "vl_402", "vl_404", "vl_443", "vl_457", "vl_461", "vl_523", "vl_524", "vl_580", "vl_584", "vl_700", "vl_701", "vl_702", "vl_703", "vl_704", "vl_705", "vl_706", "vl_707", "vl_708", "vl_730", "vl_731", "vl_734", "vl_738", "vl_741", "vl_743", "vl_781", "vl_783", "vl_812", "vl_813", "vl_843", "vl_852", "vl_945"]
+    assert len(found["warm"]) == 41 and {"vl_780", "vl_957", "vl_990", "vl_996"} <= set(found["warm"]) and {"vl_340", "vl_382", "vl_403", "vl_444", "vl_460"} <= set(found["warm"]) and {"vl_133", "vl_138", "vl_176", "vl_206", "vl_220", "vl_221",
                                           "vl_222", "vl_252", "vl_253", "vl_255"} <= set(found["warm"])
 
 
