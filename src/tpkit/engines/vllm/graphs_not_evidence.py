@@ -23,5 +23,8 @@ NOT_EVIDENCE: dict[str, str] = {
            f"V2, max_num_seqs {seqs}); its capture counts are not printed in the highlights, so no row is read off it in "
            f"this round (helper bl16, added blind)"
        for vl, seqs in (("vl_908", 256), ("vl_909", 32), ("vl_910", 64), ("vl_911", 96), ("vl_912", 128))},
+    "vl_938": "club-3090#104's KV-pool excerpt (a 0.21+ start of Qwen3.6-27B AutoRound with MTP on 2x RTX 3090): the "
+              "utilisation hint of both workers without the capture sizes, the model's flags or the card's total, so "
+              "no row is read off it (helper ex23, added in the held-back round)",
 }
 """logs that print the estimate or its equivalent utilisation but cannot give a row, with the reason"""
