@@ -73,6 +73,12 @@ def format_rows(title: str, header: tuple[str, ...], rows: list[tuple[str, ...]]
     return "\n".join(out) + "\n"
 
 
+def list_schema(*, gpus: bool, models: bool) -> str:
+    """``schema`` of ``tpkit plan --list-gpus`` / ``--list-models --json``: ``tpkit.list.gpus/1``,
+    ``tpkit.list.models/1``, or ``tpkit.list.gpus.models/1`` when both flags are given (one object, both parts)."""
+    return "tpkit.list." + ".".join(w for w, on in (("gpus", gpus), ("models", models)) if on) + "/1"
+
+
 def print_catalogs(*, gpus: bool, models: bool, as_json: bool) -> int:
     """Print the GPU and/or model catalog; exit status 0."""
     from tpkit.cli.render import terminal_width
@@ -84,7 +90,7 @@ def print_catalogs(*, gpus: bool, models: bool, as_json: bool) -> int:
     if models:
         data["models"] = model_rows()
     if as_json:
-        json.dump(data, sys.stdout, indent=2)
+        json.dump({"schema": list_schema(gpus=gpus, models=models), **data}, sys.stdout, indent=2)
         sys.stdout.write("\n")
         return 0
     width = terminal_width()

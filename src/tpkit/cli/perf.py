@@ -60,7 +60,7 @@ def register(sub, argv: list[str] | None = None) -> None:
     _allreduce_flags(p.add_argument_group("all-reduce"))
     p.add_argument("--impl", type=str.lower, choices=("sglang", "vllm", "reference"), default=None,
                    help="kernel layout (default: the engine's; reference = bench/decode_reference.py)")
-    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument("--json", action="store_true", help="machine-readable output (schema tpkit.perf/1)")
     add_serving_flags(p)
     p.set_defaults(func=run_perf)
 

@@ -73,7 +73,7 @@ def register(sub, argv: list[str] | None = None) -> None:
     _register_links(p.add_argument_group("links (default: --machine's probe, else the GPU catalog: an NVLink GPU in a "
                                          "full NVLink mesh with peer access, a PCIe GPU with the peer access its "
                                          "catalog entry records, one node)"))
-    p.add_argument("--json", action="store_true", help="machine-readable output (stable schema)")
+    p.add_argument("--json", action="store_true", help="machine-readable output (schema tpkit.plan/1)")
     __import__("tpkit.cli.argtypes").cli.argtypes.add_serving_flags(p)  # pasted `vllm serve` lines
     p.set_defaults(func=run_plan)
 

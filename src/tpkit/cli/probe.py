@@ -25,7 +25,7 @@ def register(sub, argv: list[str] | None = None) -> None:
         description="Probe the visible GPUs (torch + NVML). Memory is shown in GiB (2^30 bytes); "
         "--json and --out give exact byte counts.",
     )
-    p.add_argument("--json", action="store_true", help="print the machine profile as JSON")
+    p.add_argument("--json", action="store_true", help="print the machine profile as JSON (schema tpkit.probe/1)")
     p.add_argument("--out", metavar="FILE", default=None,
                    help="write the machine profile to FILE (atomically) for `tpkit plan --machine FILE`")
     p.add_argument("--no-nvml", action="store_true", help="do not use NVML (torch numbers only)")
@@ -47,7 +47,9 @@ def run_probe(args) -> int:
                                 "measured on the GPU box). Without one, plan with --gpu NAME or --gpu-memory SIZE")
     if reason:
         if args.json:
-            print(json.dumps({"gpus": [], "reason": reason}))
+            from tpkit.hardware.profile_io import SCHEMA
+
+            print(json.dumps({"schema": SCHEMA, "gpus": [], "reason": reason}))
         else:
             print(f"tpkit probe: no GPU to probe: {reason}. Nothing written.")
         return 0

@@ -20,11 +20,14 @@ from tpkit.errors import ConfigError, json_kind
 from tpkit.units import Bytes
 
 __all__ = ["ProfileRow", "BenchProfile", "load_profile", "default_profile", "profile_to_dict",
-           "PROFILE_VERSION", "DEFAULT_PROFILE_FILE", "profile_from_dict"]
+           "PROFILE_VERSION", "SCHEMA", "DEFAULT_PROFILE_FILE", "profile_from_dict"]
 
 PROFILE_VERSION = 1
+SCHEMA = "tpkit.bench.allreduce/1"
+"""``schema`` of the profile ``tpkit bench allreduce --json FILE`` writes; optional on reading (older files and
+the shipped defaults lack it), present it must be this"""
 DEFAULT_PROFILE_FILE = "h200_nvlink_defaults.json"
-_TOP_KEYS = {"version", "source", "mode", "dtype", "world_sizes", "eager_world_sizes", "link_ceiling_gbps"}
+_TOP_KEYS = {"schema", "version", "source", "mode", "dtype", "world_sizes", "eager_world_sizes", "link_ceiling_gbps"}
 _ROW_KEYS = {"bytes", "time_us"}
 
 
@@ -111,6 +114,9 @@ def _profile(raw: dict, where: str) -> BenchProfile:
     if unknown:
         raise ConfigError(f"{where}: unknown keys {sorted(unknown)}; allowed: {sorted(_TOP_KEYS)}; an all-reduce "
                           "profile is the file `tpkit bench allreduce --json FILE` writes")
+    if raw.get("schema", SCHEMA) != SCHEMA:
+        raise ConfigError(f"{where}: schema {raw['schema']!r:.60} is not {SCHEMA!r}; an all-reduce profile is the "
+                          "file `tpkit bench allreduce --json FILE` writes")
     if raw.get("version") != PROFILE_VERSION:
         raise ConfigError(f"{where}: version {raw.get('version')!r} is not {PROFILE_VERSION}; re-run the bench")
     return BenchProfile(source=str(raw.get("source", "")), mode=str(raw.get("mode", "graph")),
@@ -136,7 +142,7 @@ def profile_to_dict(profile: BenchProfile) -> dict:
         return {str(ws): {"rows": [{"bytes": r.nbytes.bytes, "time_us": dict(r.time_us)} for r in rows]}
                 for ws, rows in pairs}
 
-    out = {"version": PROFILE_VERSION, "source": profile.source, "mode": profile.mode, "dtype": profile.dtype,
+    out = {"schema": SCHEMA, "version": PROFILE_VERSION, "source": profile.source, "mode": profile.mode, "dtype": profile.dtype,
            "link_ceiling_gbps": profile.link_ceiling_gbps, "world_sizes": sizes(profile.world_sizes)}
     if profile.eager_world_sizes:
         out["eager_world_sizes"] = sizes(profile.eager_world_sizes)

@@ -2,7 +2,7 @@
 
 File layout (all byte counts are exact integers of bytes)::
 
-    {"profile_version": 1, "hostname": "...", "driver_version": "...",
+    {"schema": "tpkit.probe/1", "profile_version": 1, "hostname": "...", "driver_version": "...",
      "gpus": [{"index": 0, "name": "NVIDIA H200", "total_bytes": 150109880320, "free_bytes": ...,
                "used_by_this_process_bytes": 0, "used_by_others_bytes": ..., "compute_capability": [9, 0],
                "processes": [{"pid": 1234, "name": "python3", "used_bytes": 1048576}]}],
@@ -12,7 +12,8 @@ File layout (all byte counts are exact integers of bytes)::
 Every field is checked: unknown keys, missing fields, wrong types, impossible values (a negative count or
 compute capability, more free than total memory, byte counts beyond ``MAX_DEVICE_BYTES``), inconsistent
 matrices (NVLink counts not symmetric, a label that disagrees with the link count) and JSON nested too deep
-to read raise ``PlanInputError``.  Writing is atomic (temporary file in the same directory, then rename).
+to read raise ``PlanInputError``.  ``schema`` (the name every ``--json`` document carries) is optional on
+reading, so a profile written before it was added still loads; present, it must be ``SCHEMA``.  Writing is atomic (temporary file in the same directory, then rename).
 """
 
 from __future__ import annotations
@@ -28,10 +29,12 @@ from tpkit.hardware.gpu import GpuSpec
 from tpkit.hardware.machine import PROFILE_VERSION, GpuState, MachineProfile
 from tpkit.units import Bytes
 
-__all__ = ["profile_to_dict", "profile_from_dict", "save_machine_profile", "load_machine_profile", "select_gpus"]
+__all__ = ["SCHEMA", "profile_to_dict", "profile_from_dict", "save_machine_profile", "load_machine_profile", "select_gpus"]
 
+SCHEMA = "tpkit.probe/1"
+"""``schema`` of ``tpkit probe --json`` and of the file ``--out`` writes (the same document)"""
 _TOP_REQUIRED = {"profile_version", "gpus"}
-_TOP_OPTIONAL = {"hostname", "driver_version", "nvlink_links", "p2p_access", "pcie_path", "extra"}
+_TOP_OPTIONAL = {"schema", "hostname", "driver_version", "nvlink_links", "p2p_access", "pcie_path", "extra"}
 _GPU_REQUIRED = {"index", "name", "total_bytes", "free_bytes"}
 _GPU_OPTIONAL = {"used_by_this_process_bytes", "used_by_others_bytes", "compute_capability", "processes"}
 _PROC_KEYS = {"pid", "name", "used_bytes"}
@@ -48,7 +51,7 @@ _MAX_TEXT = 4096
 def profile_to_dict(profile: MachineProfile) -> dict:
     """The JSON-able form (see the module doc)."""
     return {
-        "profile_version": PROFILE_VERSION, "hostname": profile.hostname, "driver_version": profile.driver_version,
+        "schema": SCHEMA, "profile_version": PROFILE_VERSION, "hostname": profile.hostname, "driver_version": profile.driver_version,
         "gpus": [_gpu_to_dict(g) for g in profile.gpus],
         "nvlink_links": [list(r) for r in profile.nvlink_links], "p2p_access": [list(r) for r in profile.p2p_access],
         "pcie_path": [list(r) for r in profile.pcie_path], "extra": profile.extra,
@@ -96,6 +99,9 @@ def load_machine_profile(path: str | os.PathLike) -> MachineProfile:
 def profile_from_dict(data, *, where: str = "machine profile") -> MachineProfile:
     """Validate a decoded profile and build the value."""
     _keys(data, _TOP_REQUIRED, _TOP_OPTIONAL, where)
+    if data.get("schema", SCHEMA) != SCHEMA:
+        raise PlanInputError(f"{where}: schema is {data['schema']!r:.60}, not {SCHEMA!r}: not a machine profile "
+                             "as `tpkit probe --out` writes it; re-create the file with `tpkit probe --out FILE`")
     version = data["profile_version"]
     if type(version) is not int:  # "1" or 1.0 or true: a hand edit or another writer, not tpkit probe
         raise PlanInputError(

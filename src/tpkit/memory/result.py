@@ -5,6 +5,7 @@ JSON schema (``PlanResult.to_json_dict``), version ``SCHEMA_VERSION``:
 ===================== ============================================================
 key                   meaning
 ===================== ============================================================
+schema                ``"tpkit.plan/1"``: the document's name, as every ``--json`` document carries one
 schema_version        int, bumped on incompatible change
 engine                ``"sglang"`` or ``"vllm"``
 engine_version        the rule set used (e.g. ``"0.5.23"``)
@@ -35,7 +36,7 @@ ledger_rank           which GPU the ledger is for (e.g. "per GPU (catalog total)
 
 Additions since schema 1 (no key changed meaning, so ``schema_version`` stays 1): ``uncertainty_bytes`` on
 ledger lines, ``kv_tokens_range``, ``kv_blocks_range``, ``band``, the ``vllm`` block, ``verdict.fixes`` (the flags of
-each fix the verdict names).
+each fix the verdict names), ``schema`` (session 23: the name beside ``schema_version``).
 """
 
 from __future__ import annotations
@@ -52,9 +53,11 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (cold sta
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["Verdict", "PlanResult", "SCHEMA_VERSION"]
+__all__ = ["Verdict", "PlanResult", "SCHEMA_VERSION", "SCHEMA"]
 
 SCHEMA_VERSION = 1
+SCHEMA = f"tpkit.plan/{SCHEMA_VERSION}"
+"""the document's ``schema`` key, named as ``tpkit explain --json`` names its own (added beside ``schema_version``)"""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -109,6 +112,7 @@ class PlanResult:
 
     def to_json_dict(self) -> dict[str, Any]:
         return {
+            "schema": SCHEMA,
             "schema_version": SCHEMA_VERSION,
             "engine": self.engine,
             "engine_version": self.engine_version,

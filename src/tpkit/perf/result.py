@@ -1,6 +1,6 @@
 """The frozen result of ``plan_perf`` and its JSON form (``tpkit perf --json``).
 
-JSON keys (schema_version 1): ``baseline {step_s, tok_s}``, ``speculative {cycle_s, tok_s, accept_length,
+JSON keys (``schema`` "tpkit.perf/1", ``schema_version`` 1): ``baseline {step_s, tok_s}``, ``speculative {cycle_s, tok_s, accept_length,
 speedup}`` (null without --speculative-algorithm), ``allreduce {calls_per_forward, us_per_call, backend,
 source}``, ``crossover_batch`` (the smallest batch at which speculation loses; null if it never does up to
 1024), ``best_settings`` (the best (num_steps, topk, num_draft_tokens) on the grid), ``verdict {message,
@@ -16,9 +16,12 @@ from dataclasses import field
 
 from tpkit.records import dataclass
 
-__all__ = ["SpecPoint", "BatchPoint", "ContextPoint", "BackendPoint", "Verdict", "PerfResult", "SCHEMA_VERSION"]
+__all__ = ["SpecPoint", "BatchPoint", "ContextPoint", "BackendPoint", "Verdict", "PerfResult", "SCHEMA_VERSION",
+           "SCHEMA"]
 
 SCHEMA_VERSION = 1
+SCHEMA = f"tpkit.perf/{SCHEMA_VERSION}"
+"""the document's ``schema`` key (beside ``schema_version``, which stays for the scripts that read it)"""
 
 
 _ROUNDED: ContextVar[bool] = ContextVar("tpkit_perf_rounded", default=True)
@@ -195,7 +198,7 @@ class PerfResult:
 
     def _to_dict(self) -> dict:
         base = self.baseline
-        return {"schema_version": SCHEMA_VERSION, **self.inputs,
+        return {"schema": SCHEMA, "schema_version": SCHEMA_VERSION, **self.inputs,
                 "baseline": {"step_s": _r(base.step_us / 1e6, 7), "tok_s": _r(base.tok_s, 2)},
                 "speculative": self.speculative.to_dict() if self.speculative else None,
                 "allreduce": self.allreduce, "crossover_batch": self.crossover_batch,
