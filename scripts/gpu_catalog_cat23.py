@@ -28,6 +28,15 @@ MI250X_GCD_MIB = 65520
 _GEFORCE_P2P = "GeForce board: no P2P over PCIe on the stock driver, as the catalog's other GeForce cards"
 
 
+_X8 = {"pcie_p2p": False, "pcie_lanes": 8, "pcie_gbps_per_direction": 16.0}
+"""the RTX 4060 Ti boards' host link: PCIe Gen4 x8, 16 GB/s per direction (NVIDIA specifications, recalled, UNVERIFIED)"""
+
+
+def _x8(entry: dict) -> dict:
+    entry["sources"]["pcie"] = "PCIe Gen4 x8 (the RTX 4060 Ti's link): 16 GB/s per direction [" + _RECALLED + "]"
+    return entry | _X8
+
+
 def _amd(entry: dict) -> dict:
     return entry | {"vendor": "AMD", "nvidia_smi_total_mib": None}
 
@@ -81,7 +90,7 @@ ADDED_23 = [
           "sm_count": "None: not printed in the evidence found",
           "compute_capability": "8.6: GA102, as the RTX 3080 10GB and RTX 3090 [recalled]",
           "pcie_p2p": _GEFORCE_P2P}) | {"pcie_p2p": False},
-    _gpu("RTX-4060-Ti-8GB", ["RTX 4060 Ti 8GB", "GeForce RTX 4060 Ti 8GB", "RTX4060Ti-8GB", "4060 Ti 8GB"],
+    _x8(_gpu("RTX-4060-Ti-8GB", ["RTX 4060 Ti 8GB", "GeForce RTX 4060 Ti 8GB", "RTX4060Ti-8GB", "4060 Ti 8GB"],
          (8188 - AD103_RESERVED_MIB) * MIB,
          "assumed: nvidia-smi 8188 MiB ('NVIDIA GeForce RTX 4060 Ti, 8188 MiB', code-search ids 68927899329, "
          "57749743577) less the RTX 4070 Ti SUPER's Linux driver reservation (Ada: 402 MiB) = 7786 MiB (7.60 GiB); "
@@ -93,9 +102,8 @@ ADDED_23 = [
           "sm_count": "34: 'NVIDIA GeForce RTX 4060 Ti, 8188 MiB, compute capability 8.9, 34 multiprocessors' (id "
                       "71436958038)",
           "compute_capability": "8.9: printed with the SM count (id 71436958038)",
-          "pcie": "PCIe Gen4 x8 on this board [recalled]; the catalog records x16 lanes' rate",
-          "pcie_p2p": _GEFORCE_P2P}) | {"pcie_p2p": False},
-    _gpu("RTX-4060-Ti-16GB", ["RTX 4060 Ti 16GB", "GeForce RTX 4060 Ti 16GB", "RTX4060Ti-16GB", "4060 Ti 16GB"],
+          "pcie_p2p": _GEFORCE_P2P})),  # PCIe Gen4 x8
+    _x8(_gpu("RTX-4060-Ti-16GB", ["RTX 4060 Ti 16GB", "GeForce RTX 4060 Ti 16GB", "RTX4060Ti-16GB", "4060 Ti 16GB"],
          (16380 - AD103_RESERVED_MIB) * MIB,
          "assumed: nvidia-smi 16380 MiB ('NVIDIA GeForce RTX 4060 Ti, 16380 MiB', code-search ids 57619147197, "
          "69332849201) less the RTX 4070 Ti SUPER's Linux driver reservation (Ada: 402 MiB) = 15978 MiB (15.60 GiB); "
@@ -106,8 +114,7 @@ ADDED_23 = [
           "sm_count": "34: the same AD106 configuration as the 8 GB board (id 71436958038 prints 34 for it)",
           "compute_capability": "8.9: 'NVIDIA GeForce RTX 4060 Ti, 16380 MiB VRAM, driver 595.84, compute 8.9' (id "
                                 "57619147197)",
-          "pcie": "PCIe Gen4 x8 on this board [recalled]; the catalog records x16 lanes' rate",
-          "pcie_p2p": _GEFORCE_P2P}) | {"pcie_p2p": False},
+          "pcie_p2p": _GEFORCE_P2P})),  # PCIe Gen4 x8
     _gpu("RTX-4080-SUPER", ["NVIDIA GeForce RTX 4080 SUPER", "GeForce RTX 4080 SUPER", "RTX 4080 SUPER",
                             "4080 SUPER", "RTX-4080-SUPER-16GB"], 15974 * MIB,
          "assumed equal to the RTX 4070 Ti SUPER on Linux, 15974 MiB (15.60 GiB; same AD103 die with 16 GB GDDR6X "

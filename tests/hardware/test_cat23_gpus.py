@@ -60,6 +60,7 @@ def test_totals_rest_on_their_sources():
     for amd in ("MI250X", "MI250", "MI210"):  # one GCD: torch total_memory=65520MB
         gpu = lookup_gpu(amd)
         assert gpu.vendor == "AMD" and gpu.total_bytes == MiB(65520) and gpu.compute_capability is None
+    assert lookup_gpu("RTX-4060-Ti-8GB").pcie_lanes == 8 and lookup_gpu("RTX-4060-Ti-16GB").pcie_gbps_per_direction == 16.0
     assert "65520MB" in lookup_gpu("MI250X").total_source and lookup_gpu("MI250X").sm_count == 110
 
 
