@@ -331,8 +331,9 @@ def _added() -> list[dict]:
     """The GPUs of ``scripts/gpu_catalog_added.py`` (helper gpux, 2026-12-04)."""
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from gpu_catalog_added import ADDED
+    from gpu_catalog_cat23 import ADDED_23  # helper cat23, 2026-12-06
 
-    return ADDED
+    return ADDED + ADDED_23
 
 
 UNIFIED = ("GB10", "Jetson-AGX-Thor")

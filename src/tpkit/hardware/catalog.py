@@ -108,8 +108,11 @@ def lookup_gpu(name: str, *, by_memory: bool = True) -> GpuSpec:
     _refuse_a_size(name, by_memory=by_memory)
     import difflib  # only for a name not found
 
+    # a name inside a longer catalog name ('RTX 6000' in Quadro-RTX-6000 and RTX-6000-Ada, 'RTX 3080' in both 3080
+    # boards) is offered first: difflib's top six alone crowd such names out with same-length neighbours
+    inside = [k for k in index if len(key) >= 4 and key in k and k != key]
     close = difflib.get_close_matches(key, list(index), n=6, cutoff=0.5)
-    suggestions = list(dict.fromkeys(index[k].name for k in close))
+    suggestions = list(dict.fromkeys(index[k].name for k in inside + close))[:6]
     hint = f"did you mean {', '.join(suggestions)}? " if suggestions else ""
     raise UnknownGpuError(
         f"unknown GPU {name!r}; {hint}known GPUs: {', '.join(g.name for g in list_gpus())}. "
