@@ -22,17 +22,12 @@ HARD_CEILING = 80
 """no function, listed or not, is longer (the task's ceiling; every listed one is below it)"""
 
 EXCEPTIONS = {
-    "engines.vllm.baseline.fi_allreduce_fusion_workspace": 74,
     "cli.fromlog.from_log": 72,
-    "perf.runtime_sglang.sglang_spec_v2": 70,
     "explain.replan.relayout": 69,
     "explain.fromlog.measured_startup": 67,
-    "engines.vllm.profile_moe.moe_phase": 67,
     "explain.vllm.anchor_vllm": 66,
-    "engines.vllm.stages.plan_vllm_stages": 66,
     "engines.vllm.baseline.profile_nontorch_growth": 65,
     "perf.runtime.runtime_for": 63,
-    "engines.sglang.sizing.kv_budget": 63,
     "engines.vllm.profile_lines.activation_lines": 62,
     "engines.vllm.pages.build_layout": 62,
     "explain.context.build_context": 61,

@@ -243,6 +243,11 @@ KNOWN_MISSES = {
     # alternation both hit (43,221-43,253 / 46,274-46,306) and nothing else moves (docs/accuracy.md §6.4 bl23). A rule
     # change, not made in this round (its brief): the lead made it (models.layers._gemma2_alternating, session 23):
     # both hit, 371 of the 413
+    # helper ex23 (held-back round, blind, docs/accuracy.md §7 ex23): vl_937 (int8_per_token_head KV: no layout rule,
+    # kvdtype.py 'unmodelled'); vl_939-vl_941 (z-lab's Qwen3.6-27B DFlash drafter, whose geometry is not in tests/);
+    # vl_943, sg_546, sg_547 (no config: the checkpoint is not named). vl_936 / vl_942 missed blind for flags the
+    # excerpts cut (prefix caching, max_num_seqs; fp8_e4m3 KV, MTP 3) and hit with their composes' flags.
+    "vl_937", "vl_939", "vl_940", "vl_941", "vl_943", "sg_546", "sg_547",
 }
 
 
@@ -658,13 +663,17 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     Helper bl23b (2026-12-06, session 23): vl_1015-vl_1029 (vp_864-vp_882's llm-d-planner sweep: vLLM 0.19.0 starts on
     H100s with the memory DEBUG lines) print the anchor; 13 hit blind, vl_1018 / vl_1019 (pp 2 / pp 4: the smallest
     stage's available memory is in a DEBUG line only) miss (``KNOWN_MISSES``): 375 of the 419; merged (lead): 384 of the 428.
+    Helper ex23 (2026-12-06): twelve held-back logs from issue threads (vl_936-vl_945, sg_546, sg_547); eleven print
+    the anchor, vl_938 hits blind, nine miss, vl_945 is n/a: 363 of the 415; vl_936 / vl_942 hit with the flags of
+    the composes their threads name (club-3090 at 510a76c8 / 7044c8ca): 365 of the 415; vl_958 (an Xinference
+    crash after 'Available KV cache memory', no capacity printed) is n/a: 365 of the 416; merged (lead): 387 of the 440.
     Helper pp23 (2026-12-06): a worker that prints only the DEBUG non-KV line gets its available memory derived
     (requested − that non-KV − the applied CUDA-graph estimate) and the smallest over every worker sizes the pool:
-    vl_1018 / vl_1019 hit, 386 of the 428."""
+    vl_1018 / vl_1019 hit, 386 of the 428 on main at 212a381e; 389 of the 440 merged with ex23."""
     rows = _capacity_rows()
     misses = {r["id"] for r in rows if r["outcome"] == "miss"}
     assert misses <= KNOWN_MISSES, sorted(misses - KNOWN_MISSES)
-    assert len(rows) == 428
+    assert len(rows) == 440
     sg402 = next(r for r in rows if r["id"] == "sg_402")
     assert sg402["outcome"] == "bound" and sg402["printed"] == 997846 and "KV budget sample:" in sg402["why"]
     gb10_mm = {r["id"]: r for r in rows if "second copy of the HF processor" in r["why"]}
@@ -672,13 +681,13 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     assert all(r["outcome"] == "bound" and r["printed"] < r["range"][0] for r in gb10_mm.values())
     assert sum(r["outcome"] == "bound" for r in rows) == 6
     assert next(r for r in rows if r["id"] == "sg_082")["outcome"] == "hit"
-    assert sum(r["outcome"] == "n/a" for r in rows) <= 14  # ex22: sg_515, sg_522 (capture failed, no pin)
+    assert sum(r["outcome"] == "n/a" for r in rows) <= 16  # ex22: sg_515, sg_522 (capture failed, no pin); ex23: vl_945, vl_958
     vl862 = next(r for r in rows if r["id"] == "vl_862")
     assert vl862["printed"] == 418304 and vl862["outcome"] == "hit"
     sg220 = next(r for r in rows if r["id"] == "sg_220")
     assert "tp not printed" not in sg220["why"] and "outside the rebuilt range" in sg220["why"]
     hits = [r["id"] for r in rows if r["outcome"] == "hit"]
-    assert len(hits) >= 386, [r for r in rows if r["outcome"] == "miss" and r["config"]]
+    assert len(hits) >= 389, [r for r in rows if r["outcome"] == "miss" and r["config"]]
     assert "vl_741" in hits and "sg_496" in hits  # cap22: HAMi's free memory leaves the stream pool out
     assert sum(r.get("pin") == "vllm_no_cache_blocks" for r in rows if r["id"] in hits) <= 5
     assert all(r["why"] for r in rows if r["outcome"] in ("miss", "n/a", "bound"))

@@ -65,6 +65,9 @@ class TpkitArgumentParser(argparse.ArgumentParser):
         unknown = self._unknown_options() if message.startswith("the following arguments are required") else []
         if unknown:  # `tpkit perf … --gpu-memory 141GB`: say the flag it does not have, not only the one it lacks
             _refuse(self, f"{message}; {unknown_flags_message(self, unknown)}")
+        from tpkit.cli.word_hints import missing_log_hint
+
+        message = missing_log_hint(self, message)  # `docker logs vllm 2>&1 | tpkit explain` (no -)
         negative = _negative_value(message, self.argv)
         if negative is not None:  # `--gpu-memory -80GiB`: parse it as the flag's value, whose check says why
             raise _Reparse(negative)
@@ -185,6 +188,8 @@ def _plainer(message: str) -> str:
             case = f" (the engine spells it in {written} case)" if same and value != same[0] else ""
             return f"{message}; did you mean {' or '.join(repr(c) for c in close)}?{case}"
         v = re.fullmatch(r"([a-z]+)[-_=:@ ]*v?(\d+(?:\.\d+)+\S*)", value.strip().lower())
+        if value.strip().upper() == "MTP" and "NEXTN" in choices:  # perf reads MTP as NEXTN (helper ux23)
+            return f"{message}; MTP is NEXTN in SGLang's spelling: --speculative-algorithm NEXTN"
         if flag == "--engine" and v and v.group(1) in choices:  # `--engine sglang-0.5.2` (helper nc20, session 20)
             return f"{message}; the release goes to its own flag: --engine {v.group(1)} --engine-version {v.group(2)}"
     return message
@@ -203,6 +208,14 @@ def unknown_flags_message(parser: argparse.ArgumentParser, extras: list[str]) ->
         return (f"{units[0]!r} stands on its own: write a size as one word, number and unit together, e.g. 80GiB "
                 "(= 80 × 2^30 bytes) or 80GB (= 80 × 10^9 bytes)")
     parts = []
+    from tpkit.cli.word_hints import extra_words_hint, plan_flags_in_perf
+
+    meant = extra_words_hint(parser, extras, argv)
+    if meant is not None:  # `tpkit explain *.log`, `tpkit perf … --batch 1 8 32` (helper ux23)
+        return meant
+    meant = plan_flags_in_perf(parser, [w.split("=", 1)[0] for w in extras if w.startswith("--")])
+    if meant is not None:  # `tpkit perf … --mem-fraction-static 0.85`: a pasted server line (helper ux23)
+        return meant
     launcher = _launcher_words(parser)
     if launcher is not None:  # `tpkit plan vllm serve MODEL …`: the engine's command pasted with its flags
         engine, words = launcher

@@ -9,7 +9,8 @@ from __future__ import annotations
 import argparse
 import re
 
-__all__ = ["whole_number", "within_int64", "SERVING_FLAGS", "add_serving_flags", "serving_flags_given"]
+__all__ = ["whole_number", "within_int64", "batch_size", "BATCH_LIST_HINT", "size_for_fraction_hint",
+           "SERVING_FLAGS", "add_serving_flags", "serving_flags_given"]
 
 INT64_MAX = 2**63 - 1
 """the largest whole number a flag takes"""
@@ -48,6 +49,38 @@ def whole_number(text: str) -> int:
             f"expected a whole number, got {text!r}; write it out: {dec} (with {unit} = {'10^6' if big else '1000'}) "
             f"or {binary} (with {unit} = {'2^20' if big else '1024'})")
     raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}{comma_hint(text, whole=True)}")
+
+
+BATCH_LIST_HINT = ("--batch takes one batch size (the one the header and the verdict are for); the batch table "
+                   "already sweeps 1, 2, 4, … 256 and adds the --batch given, so give the batch your server runs, "
+                   "e.g. --batch {first}, and read the others off the table (--json: by_batch)")
+"""the refusal of a list given to ``tpkit perf --batch`` (``{first}``: its first number; helper ux23)"""
+
+
+def batch_size(text: str) -> int:
+    """``tpkit perf --batch``: one whole number; a list (``1,8,32``, ``"1 8 32"``, ``[1, 8, 32]``) is refused with
+    where the other batches are (the sweep), not only "expected a whole number"."""
+    numbers = re.findall(r"\d+", text)
+    if len(numbers) > 1 and re.fullmatch(r"\s*\[?\s*\d+(?:\s*[,; ]\s*\d+)+\s*\]?\s*", text) \
+            and not re.fullmatch(r"\d{1,3}(?:,\d{3})+", text.strip()):  # 1,024 is a number with a separator
+        raise argparse.ArgumentTypeError(f"got the list {text!r}; " + BATCH_LIST_HINT.format(first=numbers[0]))
+    return whole_number(text)
+
+
+_SIZE = re.compile(r"\s*\d+(?:\.\d+)?\s*(?:[kKmMgGtT]i?[bB]|[gG]i?|[bB])\s*")
+"""a size with a unit (``80GB``, ``0.95GiB``, ``40G``)"""
+
+
+def size_for_fraction_hint(text: str) -> str:
+    """The end of the refusal of a size given where a fraction goes (``--mem-fraction-static 80GB``): where a size
+    goes instead; "" for anything else."""
+    if not _SIZE.fullmatch(str(text)):
+        return ""
+    number = float(re.match(r"\s*(\d+(?:\.\d+)?)", str(text)).group(1))
+    if 0 < number <= 1:  # `--gpu-memory-utilization 0.95GiB`: the fraction with a unit stuck to it
+        return f": a fraction takes no unit: write {number:g}"
+    return (": it is a fraction of the GPU's memory (e.g. 0.85), not a size; the card's memory goes to "
+            f"--gpu-memory {str(text).strip()}, and vLLM's KV cache size to --kv-cache-memory-bytes")
 
 
 def comma_hint(text: str, *, whole: bool) -> str:

@@ -38,11 +38,11 @@ def register(subparsers, argv: list[str] | None = None) -> None:
                    help="smallest message, with a unit (default 1KiB)")
     p.add_argument("--max-size", default=None, metavar="SIZE",
                    help="largest message, with a unit (default 256MiB on GPU, 1MiB on CPU)")
-    p.add_argument("--dtype", default="bf16", choices=("bf16", "fp16", "fp32"),
+    p.add_argument("--dtype", type=str.lower, default="bf16", choices=("bf16", "fp16", "fp32"),
                    help="element type of the messages (default bf16)")
-    p.add_argument("--mode", action="append", dest="modes", choices=_MODES,
+    p.add_argument("--mode", type=str.lower, action="append", dest="modes", choices=_MODES,
                    help="eager and/or graph (default both on GPU; CPU ranks run eager only)")
-    p.add_argument("--device", default="auto", choices=("auto", "cuda", "cpu"),
+    p.add_argument("--device", type=str.lower, default="auto", choices=("auto", "cuda", "cpu"),
                    help="auto: the GPUs when CUDA sees one, else CPU ranks over gloo; cuda refuses without a GPU")
     p.add_argument("--max-bytes", default=None, metavar="SIZE",
                    help="symmetric buffer capacity, with a unit (default: the largest size)")

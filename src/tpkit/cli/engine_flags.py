@@ -12,7 +12,7 @@ import argparse
 import re
 from dataclasses import fields
 
-from tpkit.cli.argtypes import comma_hint, whole_number, within_int64
+from tpkit.cli.argtypes import comma_hint, size_for_fraction_hint, whole_number, within_int64
 from tpkit.engines.engine import Engine, Flag
 from tpkit.engines.registry import all_engines
 from tpkit.errors import PlanInputError
@@ -63,7 +63,7 @@ def _fraction(text: str) -> float:
         pass
     m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*%\s*", text)
     hint = f": {m.group(1)} % is {float(m.group(1)) / 100:g}, write {float(m.group(1)) / 100:g}" if m else \
-        comma_hint(text, whole=False)
+        comma_hint(text, whole=False) or size_for_fraction_hint(text)
     raise argparse.ArgumentTypeError(f"expected a number in (0, 1], got {text!r}{hint}") from None
 
 
@@ -137,6 +137,8 @@ def _kwargs(field: EngineField) -> dict:
         kw["type"] = _listed_spelling(field.choices)  # (argparse's refusal came first: SGLang's `fa3` got vLLM's list)
     elif field.choices:
         kw["choices"] = field.choices
+        if meta.tpkit:  # tpkit's own word (`--compile-cache WARM`): no engine spells it, so any case (helper ux23)
+            kw["type"] = _listed_spelling(field.choices)
     metavar = meta.metavar or (meta.unit.split()[0].upper() if meta.unit else None)
     if metavar and (not field.choices or meta.any_case):
         kw["metavar"] = metavar  # the unit names the value: --context-length TOKENS
@@ -188,6 +190,9 @@ def check_engine_flags(args: argparse.Namespace, engine: Engine, engines: tuple[
                                  + " or --engine ".join(e.name for e in field.owners))
         if alt:
             fix = f"; for --engine {engine.name} use {alt}"
+            if engine_from == "the default":  # a pasted `vllm serve` line without --engine (helper ux23)
+                fix += f", or, to plan {_article(owners)} {owners} server, add " + \
+                    " or ".join(f"--engine {e.name}" for e in field.owners)
         else:
             other = " or ".join(f"--engine {e.name}" for e in field.owners)
             fix = f"; {engine.label} has no such flag: leave {field.option} out, or plan with {other}"

@@ -219,11 +219,13 @@ def check_flag_values(args) -> None:
     with the message ``tpkit plan`` gives: each engine flag is checked by its engine's options on its own, a
     dependency another flag or the log may fill (``--speculative-num-steps`` needs an algorithm) excepted."""
     from tpkit.parallel import ParallelSpec
-    from tpkit.units import parse_bytes
 
     ParallelSpec(**{n: 1 if getattr(args, n) is None else getattr(args, n) for n in ("tp", "pp", "dp", "ep")})
-    if args.gpu_memory is not None and parse_bytes(args.gpu_memory, what="--gpu-memory").bytes <= 0:
-        raise PlanInputError(f"--gpu-memory must be > 0, got {args.gpu_memory!r}")
+    if args.gpu_memory is not None:
+        from tpkit.cli.word_hints import device_memory
+
+        if device_memory(args.gpu_memory).bytes <= 0:
+            raise PlanInputError(f"--gpu-memory must be > 0, got {args.gpu_memory!r}")
     if not engine_flags_given(args):  # nothing below to check (and no engine's options to import)
         return
     from tpkit.cli.engine_flags import engine_fields, size_flag

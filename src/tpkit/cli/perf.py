@@ -58,7 +58,7 @@ def register(sub, argv: list[str] | None = None) -> None:
     _deployment_flags(p)
     _speculative_flags(p.add_argument_group("speculative decoding"))
     _allreduce_flags(p.add_argument_group("all-reduce"))
-    p.add_argument("--impl", choices=("sglang", "vllm", "reference"), default=None,
+    p.add_argument("--impl", type=str.lower, choices=("sglang", "vllm", "reference"), default=None,
                    help="kernel layout (default: the engine's; reference = bench/decode_reference.py)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     add_serving_flags(p)
@@ -69,7 +69,7 @@ def _deployment_flags(p) -> None:
     """The model, GPU and layout flags (TP/EP/DP, link, batch, context), the engine and its version, the KV dtype,
     the attention backend, eager mode and SGLang's running-request cap."""
     from tpkit.cli import PARALLEL_ALIASES as aliases
-    from tpkit.cli.argtypes import whole_number
+    from tpkit.cli.argtypes import batch_size, whole_number
 
     p.add_argument("model", help="HF id (local HF cache or embedded catalog), model dir or config.json path")
     p.add_argument("--gpu", required=True, help="catalog GPU, e.g. H200, H100, RTX-PRO-6000")
@@ -83,10 +83,11 @@ def _deployment_flags(p) -> None:
                    help="SGLang's flag, accepted as written: --dp N is the DP-attention groups inside the TP group "
                         "either way (perf models one TP group)")
     p.add_argument("--num-gpus", type=int, default=None, metavar="N", help="GPUs on the machine (default --tp)")
-    p.add_argument("--link", choices=("nvlink", "xgmi", "pcie"), default=None,
+    p.add_argument("--link", type=str.lower, choices=("nvlink", "xgmi", "pcie"), default=None,
                    help="interconnect of the TP group (default: NVLink if the GPU has it, the xGMI mesh on MI300X / "
                         "MI325X / MI355X, else PCIe); xgmi: the AMD Infinity Fabric full mesh of those platforms")
-    p.add_argument("--batch", type=whole_number, default=1, help="sequences decoded together (default 1)")
+    p.add_argument("--batch", type=batch_size, default=1,
+                   help="sequences decoded together, one number (default 1); the batch table sweeps 1–256 besides")
     p.add_argument("--context", type=whole_number, default=1024, help="tokens in each sequence's KV cache (default 1024)")
     p.add_argument("--engine", type=str.lower, choices=("sglang", "vllm"), default="sglang",
                    help="flags and kernel layout")
@@ -117,9 +118,13 @@ def _speculative_flags(s) -> None:
                         "0.5.11–0.5.12, v2 from 0.5.13); a setting the release cannot run is refused")
     s.add_argument("--speculative-algorithm", default=None, metavar="A",
                    help="EAGLE, EAGLE3, NEXTN (= MTP) or STANDALONE")
-    s.add_argument("--speculative-num-steps", type=int, default=None, metavar="S")
-    s.add_argument("--speculative-eagle-topk", type=int, default=None, metavar="K")
-    s.add_argument("--speculative-num-draft-tokens", type=int, default=None, metavar="D")
+    s.add_argument("--speculative-num-steps", type=int, default=None, metavar="S",
+                   help=f"draft steps per cycle (default {_DEFAULT_STEPS})")
+    s.add_argument("--speculative-eagle-topk", type=int, default=None, metavar="K",
+                   help=f"draft branches kept per step (default {_DEFAULT_TOPK})")
+    s.add_argument("--speculative-num-draft-tokens", type=int, default=None, metavar="D",
+                   help="tokens the target verifies per cycle (default: steps + 1 at topk 1, else max("
+                        f"{_DEFAULT_DRAFT}, steps + 1))")
     s.add_argument("--speculative-draft-model-path", default=None, metavar="P",
                    help="draft model (config.json, checkpoint dir, HF cache or catalog id); an EAGLE head that is "
                         "not found locally is modelled from the target's shape")
@@ -137,7 +142,8 @@ def _allreduce_flags(a) -> None:
     """The all-reduce group: a measured profile, the backend (and the engines' flags that name one), the PCIe fabric."""
     a.add_argument("--allreduce-profile", default=None, metavar="FILE",
                    help="measured profile from `tpkit bench allreduce --json FILE` (replaces the analytical model)")
-    a.add_argument("--allreduce-backend", choices=("nccl", "custom", "oneshot", "symm_mem"), default=None,
+    a.add_argument("--allreduce-backend", type=str.lower, choices=("nccl", "custom", "oneshot", "symm_mem"),
+                   default=None,
                    help="force an all-reduce backend (default: the engine's)")
     a.add_argument("--disable-custom-all-reduce", action="store_true",
                    help="the engines' flag that the verdict prints: = --allreduce-backend nccl")
@@ -318,14 +324,31 @@ def _dp_without_attention(args) -> str:
             "to say so, or drop --dp for one replica)")
 
 
+def _whole_model_draft(args) -> str:
+    """The note for an EAGLE / EAGLE-3 draft that is a whole model (``models.draft.whole_model_draft_note``)."""
+    if args.speculative_algorithm is None or args.speculative_draft_model_path is None:
+        return ""
+    from tpkit.models.draft import whole_model_draft_note
+
+    draft = _draft(args.speculative_draft_model_path)
+    standalone = ('"method": "draft_model"' if args.engine == "vllm" else "--speculative-algorithm STANDALONE")
+    return "" if draft is None else whole_model_draft_note(
+        args.speculative_algorithm, draft, f"--speculative-draft-model-path {args.speculative_draft_model_path}",
+        standalone=standalone)
+
+
+_NOTE_HEADS = ("--dp ", "--speculative-draft-model-path ")
+"""the assumptions ``format_perf`` also prints as notes under the header: what the command line says otherwise"""
+
+
 def run_perf(args) -> int:
     """Predict decode speed for the flags (``tpkit.perf.plan.plan_perf``) and print text or JSON; 0."""
     from tpkit.perf.plan import plan_perf
 
     result = plan_perf(build_perf_request(args))
-    replicas = _dp_without_attention(args)
-    if replicas:
-        result = dataclasses.replace(result, assumptions=(replicas, *result.assumptions))
+    notes = tuple(n for n in (_dp_without_attention(args), _whole_model_draft(args)) if n)
+    if notes:
+        result = dataclasses.replace(result, assumptions=(*notes, *result.assumptions))
     if args.json:
         from tpkit.cli import unicode_stream  # an ASCII locale gets \u escapes, not "?"
 
@@ -363,7 +386,7 @@ def format_perf(d: dict) -> str:
     dp = f", DP attention {d['dp_attention']}" if (d.get("dp_attention") or 1) > 1 else ""
     lines = [f"tpkit perf — {d['model']} on {d['tp']}× {d['gpu']} ({d['link']}){dp}, {d['engine']}, batch "
              f"{d['batch']}, context {d['context']:,} tokens", ""]
-    lines += [f"note: {a}" for a in d["assumptions"] if a.startswith("--dp ")]
+    lines += [f"note: {a}" for a in d["assumptions"] if a.startswith(_NOTE_HEADS)]
     b, ar, rt = d["baseline"], d["allreduce"], d["runtime"]
     given = "" if rt["version_given"] else " (newest known; --engine-version to change)"
     newest = _newest(d["engine"])

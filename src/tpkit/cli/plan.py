@@ -90,7 +90,7 @@ def _register_allreduce(a) -> None:
 def _register_links(a) -> None:
     from tpkit.startup.links import LINKS
 
-    a.add_argument("--link", choices=LINKS, default=None,
+    a.add_argument("--link", type=str.lower, choices=LINKS, default=None,
                    help="interconnect of the TP group, as in tpkit perf: nvlink (a full NVLink mesh) or pcie (no "
                         "NVLink mesh); it sets the start-up NCCL row and whether the engines' custom all-reduce runs")
     a.add_argument("--no-p2p", action="store_true", default=None,
@@ -129,10 +129,11 @@ def links_from_args(args, parallel):
 
 def _resolve_gpu(args, machine):
     from tpkit.hardware.catalog import custom_gpu, known_gpu, lookup_gpu
-    from tpkit.units import parse_bytes
 
     if args.gpu_memory is not None:
-        total = parse_bytes(args.gpu_memory, what="--gpu-memory")
+        from tpkit.cli.word_hints import device_memory
+
+        total = device_memory(args.gpu_memory)
         if total.bytes <= 0:
             raise PlanInputError(f"--gpu-memory must be > 0, got {args.gpu_memory!r}")
         if args.gpu is None:

@@ -405,10 +405,12 @@ _MARKERS = (
     ("graph_done", ("graph end", "Graph capturing finished")),
     ("graph", ("graph begin", "Capturing cudagraphs", "Capturing CUDA graph", "Capturing the model for CUDA graphs",
                "Capture cuda graph bs")),
+    # vLLM V1 with kv_cache_memory_bytes prints 'reserved X GiB memory for KV Cache as specified by …' where it would
+    # print 'Available KV cache memory'; 'torch.compile took' is 'takes' reworded (both: 0.26.0 wheel, ex23)
     ("kv_done", ("KV Cache is allocated", "Memory pool end", "Available KV cache memory", "GPU KV cache size",
-                 " blocks: ", "for KV Cache is", "kv_cache_size=")),
+                 " blocks: ", "for KV Cache is", "kv_cache_size=", "memory for KV Cache as specified by")),
     ("weights_done", ("Load weight end", "Model loading took", "Loading model weights took", "Loading weights took",
-                      "torch.compile takes", "Dynamo bytecode transform time")),
+                      "torch.compile takes", "torch.compile took", "Dynamo bytecode transform time")),
     ("weights", ("Load weight begin", "Starting to load model", "Loading safetensors checkpoint shards")),
     ("dist", ("Init torch distributed begin",)),
 )

@@ -161,9 +161,9 @@ _BOOL_FLAGS = {"disable_cuda_graph", "enforce_eager", "enable_dp_attention", "di
                "enable_torch_symm_mem", "disable_radix_cache", "disable_log_stats", "enable_chunked_prefill",
                "disable_overlap_schedule", "skip_mm_profiling", "enable_lora", "fully_sharded_loras",
                "async_scheduling", "language_model_only"}
-_LAUNCHERS = ("sglang.launch_server", "sglang serve", "sglang.launch_server", "vllm serve", "vllm.entrypoints",
-              "-m sglang", "python -m vllm")
-_COMMAND = lazy(r"(?:sglang\.launch_server|sglang serve|vllm serve|vllm\.entrypoints\.[\w.]+|-m sglang\b)")
+_LAUNCHERS = ("sglang.launch_server", "sglang serve", "vllm serve", "vllm.entrypoints", "-m sglang", "python -m vllm")
+_COMMAND = lazy(r"(?<!from )(?<!import )"  # a traceback's `from vllm.entrypoints.cli.main import main` (ux23)
+                r"(?:sglang\.launch_server|sglang serve|vllm serve|vllm\.entrypoints\.[\w.]+|-m sglang\b)")
 _FLAGS_ONLY = lazy(r"--(?:model|model-path|tp|tp-size|tensor-parallel-size|mem-fraction-static|"
                          r"gpu-memory-utilization|max-model-len|context-length)[ =]")
 _HUMAN_INT = lazy(r"^(\d+(?:\.\d+)?)([kKmMgG])$")

@@ -75,7 +75,13 @@ def find_cached_config(repo_id: str, cache_dir: str | None) -> tuple[Path | None
         return None, f"HF cache {where}: skipped ({repo_id!r:.120} is not a valid repo id: {exc})"
     if isinstance(found, str):
         return Path(found), f"HF cache {where}: found {found}"
-    return None, f"HF cache {where}: no cached config.json for {repo_id:.120}"
+    # no refs/main (a download pinned to a commit, ``hf download … --revision <sha>``, writes none): the one snapshot
+    # that holds a config.json, as a plain install reads the cache (helper ux23: found without huggingface_hub, "no
+    # cached config.json" with it)
+    path, note = _without_hub(Path(where), repo_id)
+    if path is None:
+        return None, note
+    return path, f"HF cache {where}: found {path} (the one snapshot with a config.json; refs/main names none)"
 
 
 def _folder(repo_id: str) -> str:

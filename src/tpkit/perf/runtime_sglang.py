@@ -198,29 +198,50 @@ def sglang_spec_v2(ver: tuple[int, int, int], topk: int | None, algorithm: str,
     next to the variable); what v2 changes in the perf model is the overlap of the cycle's host work (the
     draft extend runs num_steps + 1 tokens under its own CUDA graph in both)."""
     chain = topk is None or topk == 1
-    name = "SGLANG_ENABLE_SPEC_V2" if ver >= (0, 5, 5) else "--enable-beta-spec"
     if ver >= SPEC_V2_ONLY:
-        if requested is False:
-            raise PlanInputError("--sglang-spec-v2 off: SGLang 0.5.13 and later have no spec v1 worker "
-                                 "(eagle_worker.py removed; SGLANG_ENABLE_SPEC_V2 is no longer read); drop the flag "
-                                 "or give --engine-version 0.5.12 or older")
-        return True, ("spec v2 (overlap scheduling) for every EAGLE-family setting from 0.5.13 (spec_info.py "
-                      "create_worker: V2 workers only)" + (" — as asked" if requested else ""))
+        return _spec_v2_only(requested)
     if ver >= SPEC_V2_DEFAULT:
-        if requested is False:
-            return False, ("spec v1 (no overlap): SGLANG_ENABLE_SPEC_V2=0 given (--sglang-spec-v2 off); "
-                           "0.5.11–0.5.12 default to v2 for topk 1")
-        if not chain:
-            if requested:
-                raise PlanInputError(f"--sglang-spec-v2 on with --speculative-eagle-topk {topk}: SGLang "
-                                     "0.5.11–0.5.12 run spec v2 for topk 1 only and fall back to v1 for topk > 1 "
-                                     "(server_args.py: 'spec v2 currently only supports topk = 1'); use topk 1, drop "
-                                     "the flag, or --engine-version 0.5.13 or newer")
-            return False, ("topk > 1 falls back to spec v1 without overlap in 0.5.11–0.5.12 (server_args.py: 'spec "
-                           "v2 currently only supports topk = 1')")
-        how = ("as asked (SGLANG_ENABLE_SPEC_V2=1, also the default)" if requested else
-               "by default for topk 1 in 0.5.11–0.5.12 (environ.py SGLANG_ENABLE_SPEC_V2 default True)")
-        return True, "spec v2 (overlap) " + how
+        return _spec_v2_by_default(topk, chain, requested)
+    return _spec_v2_opt_in(ver, topk, chain, algorithm, requested)
+
+
+def _spec_v2_only(requested: bool | None) -> tuple[bool, str]:
+    """≥ 0.5.13 (spec_info.py ``create_worker``: V2 workers only): (True — spec v2, the reason text); raises
+    ``PlanInputError`` where v1 is asked for (``requested`` False)."""
+    if requested is False:
+        raise PlanInputError("--sglang-spec-v2 off: SGLang 0.5.13 and later have no spec v1 worker "
+                             "(eagle_worker.py removed; SGLANG_ENABLE_SPEC_V2 is no longer read); drop the flag "
+                             "or give --engine-version 0.5.12 or older")
+    return True, ("spec v2 (overlap scheduling) for every EAGLE-family setting from 0.5.13 (spec_info.py "
+                  "create_worker: V2 workers only)" + (" — as asked" if requested else ""))
+
+
+def _spec_v2_by_default(topk: int | None, chain: bool, requested: bool | None) -> tuple[bool, str]:
+    """0.5.11–0.5.12 (environ.py SGLANG_ENABLE_SPEC_V2 default True; server_args.py falls back to v1 for topk > 1):
+    (whether spec v2 runs, the reason text); raises ``PlanInputError`` for v2 asked with topk > 1 (``chain``
+    False)."""
+    if requested is False:
+        return False, ("spec v1 (no overlap): SGLANG_ENABLE_SPEC_V2=0 given (--sglang-spec-v2 off); "
+                       "0.5.11–0.5.12 default to v2 for topk 1")
+    if not chain:
+        if requested:
+            raise PlanInputError(f"--sglang-spec-v2 on with --speculative-eagle-topk {topk}: SGLang "
+                                 "0.5.11–0.5.12 run spec v2 for topk 1 only and fall back to v1 for topk > 1 "
+                                 "(server_args.py: 'spec v2 currently only supports topk = 1'); use topk 1, drop "
+                                 "the flag, or --engine-version 0.5.13 or newer")
+        return False, ("topk > 1 falls back to spec v1 without overlap in 0.5.11–0.5.12 (server_args.py: 'spec "
+                       "v2 currently only supports topk = 1')")
+    how = ("as asked (SGLANG_ENABLE_SPEC_V2=1, also the default)" if requested else
+           "by default for topk 1 in 0.5.11–0.5.12 (environ.py SGLANG_ENABLE_SPEC_V2 default True)")
+    return True, "spec v2 (overlap) " + how
+
+
+def _spec_v2_opt_in(ver: tuple[int, int, int], topk: int | None, chain: bool, algorithm: str,
+                    requested: bool | None) -> tuple[bool, str]:
+    """Up to 0.5.10 (v1 by default; v2 only when asked: 0.5.4's ``--enable-beta-spec``, 0.5.5–0.5.10's
+    SGLANG_ENABLE_SPEC_V2): (whether spec v2 runs, the reason text); raises ``PlanInputError`` for v2 asked where
+    the release has no v2 worker (before 0.5.4, STANDALONE before 0.5.8) or refuses topk > 1 (0.5.7–0.5.10)."""
+    name = "SGLANG_ENABLE_SPEC_V2" if ver >= (0, 5, 5) else "--enable-beta-spec"
     v1 = ("spec v1: speculative decoding turns the overlap scheduler off up to 0.5.10 (server_args.py "
           f"disable_overlap_schedule = True unless {name})")
     if ver < SPEC_V2_FIRST and not requested:

@@ -233,6 +233,17 @@ def _offload_notes(model: ModelSpec, parallel: ParallelSpec, options: SglangOpti
     return tuple(out)
 
 
+def _draft_note(s: SglangSizing, options: SglangOptions) -> tuple[str, ...]:
+    """An EAGLE / EAGLE-3 draft that is a whole model (``models.draft.whole_model_draft_note``), else ()."""
+    if s.spec is None or s.spec.draft.method not in ("eagle", "eagle3"):
+        return ()
+    from tpkit.models.draft import whole_model_draft_note
+
+    note = whole_model_draft_note(s.spec.algorithm, s.spec.draft.spec,
+                                  f"--speculative-draft-model-path {options.speculative_draft_model_path}")
+    return (note,) if note else ()
+
+
 def _warnings(s: SglangSizing, model: ModelSpec, options: SglangOptions) -> tuple[str, ...]:
     out = [f"model: {a}" for a in model.assumptions] + list(s.baseline.warnings)
     out += list(s.lora_notes)
@@ -447,7 +458,8 @@ def plan_sglang(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options:
         max_running_requests=s.max_running_requests, max_concurrency=s.pool.num_tokens / s.context_len,
         context_length=s.context_len,
         verdict=make_verdict(s, model, parallel.tp, retry, s.baseline.warnings, gpu=gpu),
-        warnings=_warnings(s, model, options) + _offload_notes(model, parallel, options, weights),
+        warnings=(_warnings(s, model, options) + _offload_notes(model, parallel, options, weights)
+                  + _draft_note(s, options)),
         engine_log=engine_log_lines(pool=s.pool, swa_tokens=s.swa_tokens, free_before_weights=s.pre,
                                     weights=s.weights, pool_end_free=s.pool_end_free, model_class=model.architecture,
                                     quant_method=model.quant.raw_method if model.quant else None,

@@ -261,12 +261,7 @@ def kv_budget(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: S
     fraction = plan_fraction(model, gpu, parallel, options, era=era, gpu_mem_mib=gpu_mem_mib, cap=cap, extras=extras)
     baseline = plan_baseline(gpu, parallel, era, machine, extra_uses=extra_uses, version=version,
                              disable_custom_all_reduce=options.disable_custom_all_reduce, links=options.links)
-    split_v = parse_version(version) >= (0, 5, 7)  # model_runner_kv_cache_mixin.py of 0.5.7 (0.5.6: head_dim × 2)
-    cell = compute_cell(model, parallel.attn_tp, parallel.pp, kv_dtype, split_v_dim=split_v, version=version,
-                        swa_full_tokens_ratio=options.swa_full_tokens_ratio,
-                        split=sglang_pp_split(version, parallel))
-    if spec is not None and cell.layout == "dsv4":  # 0.5.12 dsv4 rings 16 / 256 and × (L+1)/L: not wired here
-        raise PlanInputError(f"{model.name}: DeepSeek-V4 with speculative decoding is not modelled; plan without it")
+    cell = _target_cell(model, parallel, options, kv_dtype, spec)
     swa_pool = plan_swa_pool(cell, model, parallel, options, cap, page)
     growth, counted = _draft_cell_growth(model, options, cell, spec)
     pre = baseline.free_before_weights
@@ -274,10 +269,7 @@ def kv_budget(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: S
     # no slack to reserve (and a negative default fraction must not turn a negative free into a budget)
     slack = max(pre, Bytes(0)) * (1.0 - fraction.value)
     draft_before = draft_weights_at_sizing(spec)
-    mm, mm_source = mm_reservation(model, gpu, gpu_mem_mib, version, options.max_running_requests,
-                                   language_model_only=bool(options.language_model_only),
-                                   transport=options.mm_feature_transport,
-                                   nnodes=options.links.nnodes if options.links is not None else 1)
+    mm, mm_source = _mm_reserved(model, gpu, gpu_mem_mib, options)
     stream = forward_stream_pool(version, world=parallel.tp * parallel.pp, vendor=gpu.vendor)
     found = _planned_rope(model, gpu, options, spec)
     rope = rope_reserve_term(found)
@@ -305,6 +297,28 @@ def kv_budget(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: S
                     attn_dp=parallel.attn_dp, stream_pool=stream, rope_reserve=rope,
                     rope_source=found.source if found is not None else "", swa_pool=swa_pool,
                     lora=lora.bytes, lora_source=lora.source, lora_notes=lora.notes)
+
+
+def _target_cell(model: ModelSpec, parallel: ParallelSpec, options: SglangOptions, kv_dtype: str,
+                 spec: SpecPlan | None) -> CellSize:
+    """The target model's KV cell SGLang profiles with (bytes per token per rank, ``compute_cell``), v_head_dim
+    split from 0.5.7 (``model_runner_kv_cache_mixin.py``; 0.5.6: head_dim × 2); refuses DeepSeek-V4 with
+    speculative decoding (0.5.12's dsv4 rings 16 / 256 and × (L+1)/L are not wired here)."""
+    version = options.engine_version
+    cell = compute_cell(model, parallel.attn_tp, parallel.pp, kv_dtype,
+                        split_v_dim=parse_version(version) >= (0, 5, 7), version=version,
+                        swa_full_tokens_ratio=options.swa_full_tokens_ratio, split=sglang_pp_split(version, parallel))
+    if spec is not None and cell.layout == "dsv4":
+        raise PlanInputError(f"{model.name}: DeepSeek-V4 with speculative decoding is not modelled; plan without it")
+    return cell
+
+
+def _mm_reserved(model: ModelSpec, gpu: GpuSpec, gpu_mem_mib: float, options: SglangOptions) -> tuple[Bytes, str]:
+    """The multimodal caches reserved off the KV budget (Bytes per rank, ``mm_reservation``) and their source."""
+    return mm_reservation(model, gpu, gpu_mem_mib, options.engine_version, options.max_running_requests,
+                          language_model_only=bool(options.language_model_only),
+                          transport=options.mm_feature_transport,
+                          nnodes=options.links.nnodes if options.links is not None else 1)
 
 
 def _dsv4_tokens(cell: CellSize, budget: Bytes, options: SglangOptions, parallel: ParallelSpec, page: int):

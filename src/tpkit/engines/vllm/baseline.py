@@ -352,29 +352,12 @@ def fi_allreduce_fusion_workspace(model, gpu: GpuSpec, parallel: ParallelSpec, r
                                   machine: MachineProfile | None = None) -> tuple[LineItem, ...]:
     """The FlashInfer all-reduce + RMSNorm fusion workspace vLLM allocates outside torch when it compiles, as a line
     (none where it does not).  Helper c715 (0.18.1–0.19.1), extended by helper fi20 to 0.17.0–0.21.x (wheels in
-    ``FI_AR_FUSION_RELEASES``):
+    ``FI_AR_FUSION_RELEASES``) and by helper v17 to 0.26.0–0.33.x (``FI_AR_MNNVL_RELEASES``).  The steps:
 
-    * ``config/vllm.py``: ``OPTIMIZATION_LEVEL_02`` / ``_03`` (the default level is O2) set ``pass_config.
-      fuse_allreduce_rms`` to ``enable_allreduce_rms_fusion``: tp > 1, CUDA, FlashInfer installed (a hard
-      requirement of these wheels), compute capability exactly 10.0 or 9.0 (0.17.0–0.18.x,
-      ``is_device_capability(100)``) or the 10.x family or 9.0 (0.19.0+, ``is_device_capability_family(100)``),
-      and dp 1 and pp 1 up to 0.20.x (0.21.0 drops both gates).  ``--enforce-eager`` (and -O0) sets
-      ``CompilationMode.NONE``, so no Inductor pass runs; -O1 sets the fusion off.
-    * ``AllReduceFusionPass.__init__`` (same in 0.19.0–0.21.0): world size 2/4/8 only (``PassConfig.
-      flashinfer_max_size``), max_token_num = ``FI_ALLREDUCE_FUSION_MAX_SIZE_MB[cc][tp]`` MiB // (hidden × dtype
-      bytes), capped at ``max_num_batched_tokens``.  A capability the table lacks (10.x other than 10.0 / 10.3)
-      builds nothing.
-    * 0.19.0–0.21.x ``flashinfer_all_reduce.py get_fi_ar_workspace``: backend ``trtllm`` on one node (``auto``),
-      the quant workspace reuses it.  0.17.0–0.18.x pass ``auto`` to flashinfer, whose heuristic (0.6.4 / 0.6.6
-      ``allreduce.py _workspace_creation_heuristic``) picks mnnvl; the quant workspace is then a separate trtllm one.
-      Only the trtllm workspace is charged there (the mnnvl buffer is not sized: a lower bound).
-    * flashinfer 0.6.4 / 0.6.6 / 0.6.8.post1 ``TRTLLMAllReduceFusionWorkspace`` → ``trtllm_ar.py
-      trtllm_create_ipc_workspace_for_all_reduce_fusion(use_symm_dev_mem=True)``: three buffers, tp × T × H × 2 B,
-      flags tp × 256 × 4 B, Lamport 3 × tp × T × H × 2 B (× 4 B for float32 models; capped at 2^31 − 2 MiB per
-      third), each a ``mnnvl.py SymmDeviceMemory``: cuMemCreate of buffer + 2 KiB signal pad rounded to the
-      allocation granularity (2 MiB), then to the multicast granularity (``CU_MULTICAST_GRANULARITY_RECOMMENDED``,
-      ``SymmDeviceMemory._get_allocation_prop``): 512 MiB on SM 9.0 from public evidence
-      (``FI_AR_MULTICAST_GRANULARITY_BYTES``, helper c715b), not added elsewhere (a lower bound).
+    * whether the pass is built, and its size table (``_fusion_sizes_mib``); ``AllReduceFusionPass.__init__``'s
+      max_token_num T = table[cc][tp] MiB // (hidden × dtype bytes), capped at ``max_num_batched_tokens``;
+    * the workspace: 0.17.0–0.21.x trtllm IPC buffers (``_trtllm_workspace``), 0.26.0–0.34.x one mnnvl buffer
+      (``_mnnvl_workspace``), each rounded to the allocation and multicast granularities (``_symm_bytes``).
     * The pass is built when the model first compiles, after the init snapshot, and the buffers are not torch's,
       so ``determine_available_memory`` charges them as non-torch memory.
     * Only GPUs with multicast build it (helper v17): ``SymmDeviceMemory.__init__`` (flashinfer 0.6.4, 0.6.6,
@@ -387,18 +370,6 @@ def fi_allreduce_fusion_workspace(model, gpu: GpuSpec, parallel: ParallelSpec, r
       NVLink matrix, ``--link``), as ``startup.nvls`` does for NCCL's NVLS buffers; so H100 PCIe / H100 NVL (no
       NVLink in the catalog, a bridge at most: ``--p2p``), ``--link pcie``, ``--no-p2p`` and a group spanning hosts
       without an NVLink domain get none.
-
-    0.26.0–0.33.x (helper v17, ``FI_AR_MNNVL_RELEASES``): the same gates without dp/pp (0.24.0 on), the pass table
-    gains 10.7 (0.27.0: {2: 64, 4: 64, 8: 2}) and 10.3 at tp 8 becomes 4 MiB (0.29.0); the pass asks for the mnnvl
-    workspace (``_resolve_fi_ar_backend``: ``auto`` → mnnvl), and the quant patterns reuse it.  flashinfer
-    ``trtllm_mnnvl_ar.py MNNVLAllReduceFusionWorkspace.__init__``: per Lamport buffer max(one-shot: min(1 MiB //
-    (tp × B × H), T) × H × tp × B, two-shot: 2 × ⌈T / tp⌉ × tp × H × B), rounded to 32 B; one ``McastGPUBuffer``
-    (``SymmDeviceMemory`` with multicast) of 3 × that: + 2 KiB signal pad, rounded to 2 MiB, then to the multicast
-    granularity.  The standalone FlashInfer all-reduce (0.29.0 on, ``VLLM_ALLREDUCE_USE_FLASHINFER``) reuses the
-    workspace the pass made first (``get_fi_ar_workspace`` keeps one); the tuned standalone size
-    (``FI_MNNVL_ALLREDUCE_MAX_SIZE_MB``) exists for SM 10.3 at tp 4 / 8 only and is not added.  0.30.0's pass sizes
-    for the wider of target and draft hidden sizes (``_fused_ar_workspace_hidden_dim``); the target's is used.
-    Eager runs of 0.29+ build the standalone workspace lazily at the first all-reduce that fits it: not charged.
 
     Qwen2.5-72B at tp 2 on H100 (64 MiB → T 4,096): 130 + 2 + 386 MiB a rank before the multicast rounding, 3 × 512
     MiB after it (0.17–0.21); one 386 MiB buffer, 512 MiB after the rounding (0.26–0.34).
@@ -431,7 +402,19 @@ def _fusion_sizes_mib(gpu: GpuSpec, parallel: ParallelSpec, rules: VllmRules, *,
                       optimization_level: int | None) -> dict | None:
     """The pass's size table (tp → MiB) on ``gpu`` under ``rules``, or None where vLLM builds no fusion pass at this
     layout: the release, compile and -O gates, AMD, dp/pp before 0.21.0, the compute capability, the tp sizes the
-    table holds (``fi_allreduce_fusion_workspace``'s docstring; the NVLink gate is the caller's)."""
+    table holds (the NVLink gate is the caller's).  Read in the wheels:
+
+    * ``config/vllm.py``: ``OPTIMIZATION_LEVEL_02`` / ``_03`` (the default level is O2) set ``pass_config.
+      fuse_allreduce_rms`` to ``enable_allreduce_rms_fusion``: tp > 1, CUDA, FlashInfer installed (a hard
+      requirement of these wheels), compute capability exactly 10.0 or 9.0 (0.17.0–0.18.x,
+      ``is_device_capability(100)``) or the 10.x family or 9.0 (0.19.0+, ``is_device_capability_family(100)``),
+      and dp 1 and pp 1 up to 0.20.x (0.21.0 drops both gates).  ``--enforce-eager`` (and -O0) sets
+      ``CompilationMode.NONE``, so no Inductor pass runs; -O1 sets the fusion off.
+    * ``AllReduceFusionPass.__init__`` (same in 0.19.0–0.21.0): world size 2/4/8 only (``PassConfig.
+      flashinfer_max_size``), sized from ``FI_ALLREDUCE_FUSION_MAX_SIZE_MB[cc][tp]`` MiB.  A capability the table
+      lacks (10.x other than 10.0 / 10.3) builds nothing.
+    * 0.26.0–0.33.x (helper v17): the same gates without dp/pp (0.24.0 on), the pass table gains 10.7 (0.27.0:
+      {2: 64, 4: 64, 8: 2}) and 10.3 at tp 8 becomes 4 MiB (0.29.0)."""
     lo, hi = FI_AR_FUSION_RELEASES
     mnnvl_era = _mnnvl_era(rules)
     if rules.engine != "V1" or not (lo <= rules.release < hi or mnnvl_era) or not compile_on \
@@ -466,7 +449,16 @@ def _multicast_note(mc: int | None) -> str:
 
 
 def _mnnvl_workspace(*, tp: int, hidden: int, act_bytes: int, tokens: int, mc: int | None, head: str) -> LineItem:
-    """0.26.0–0.34.x: one mnnvl ``McastGPUBuffer`` of three Lamport buffers (the docstring above)."""
+    """0.26.0–0.34.x: one mnnvl ``McastGPUBuffer`` of three Lamport buffers, as a line (Bytes per rank).  The pass
+    asks for the mnnvl workspace (``_resolve_fi_ar_backend``: ``auto`` → mnnvl), and the quant patterns reuse it.
+    flashinfer ``trtllm_mnnvl_ar.py MNNVLAllReduceFusionWorkspace.__init__``: per Lamport buffer max(one-shot:
+    min(1 MiB // (tp × B × H), T) × H × tp × B, two-shot: 2 × ⌈T / tp⌉ × tp × H × B), rounded to 32 B; one
+    ``McastGPUBuffer`` (``SymmDeviceMemory`` with multicast) of 3 × that: + 2 KiB signal pad, rounded to 2 MiB, then
+    to the multicast granularity.  The standalone FlashInfer all-reduce (0.29.0 on, ``VLLM_ALLREDUCE_USE_FLASHINFER``)
+    reuses the workspace the pass made first (``get_fi_ar_workspace`` keeps one); the tuned standalone size
+    (``FI_MNNVL_ALLREDUCE_MAX_SIZE_MB``) exists for SM 10.3 at tp 4 / 8 only and is not added.  0.30.0's pass sizes
+    for the wider of target and draft hidden sizes (``_fused_ar_workspace_hidden_dim``); the target's is used.
+    Eager runs of 0.29+ build the standalone workspace lazily at the first all-reduce that fits it: not charged."""
     one_shot = min(FI_AR_MNNVL_ONE_SHOT_BYTES // (tp * act_bytes * hidden), tokens) * hidden * tp * act_bytes
     two_shot = 2 * -(-tokens // tp) * tp * hidden * act_bytes
     per = -(-max(one_shot, two_shot) // 32) * 32
@@ -481,7 +473,19 @@ def _mnnvl_workspace(*, tp: int, hidden: int, act_bytes: int, tokens: int, mc: i
 
 def _trtllm_workspace(*, tp: int, hidden: int, act_bytes: int, tokens: int, mc: int | None, head: str,
                       release: tuple[int, int, int]) -> LineItem:
-    """0.17.0–0.21.x: the trtllm IPC workspace's data, flag and Lamport buffers (the docstring above)."""
+    """0.17.0–0.21.x: the trtllm IPC workspace's data, flag and Lamport buffers, as a line (Bytes per rank).
+
+    * 0.19.0–0.21.x ``flashinfer_all_reduce.py get_fi_ar_workspace``: backend ``trtllm`` on one node (``auto``),
+      the quant workspace reuses it.  0.17.0–0.18.x pass ``auto`` to flashinfer, whose heuristic (0.6.4 / 0.6.6
+      ``allreduce.py _workspace_creation_heuristic``) picks mnnvl; the quant workspace is then a separate trtllm one.
+      Only the trtllm workspace is charged there (the mnnvl buffer is not sized: a lower bound).
+    * flashinfer 0.6.4 / 0.6.6 / 0.6.8.post1 ``TRTLLMAllReduceFusionWorkspace`` → ``trtllm_ar.py
+      trtllm_create_ipc_workspace_for_all_reduce_fusion(use_symm_dev_mem=True)``: three buffers, tp × T × H × 2 B,
+      flags tp × 256 × 4 B, Lamport 3 × tp × T × H × 2 B (× 4 B for float32 models; capped at 2^31 − 2 MiB per
+      third), each a ``mnnvl.py SymmDeviceMemory``: cuMemCreate of buffer + 2 KiB signal pad rounded to the
+      allocation granularity (2 MiB), then to the multicast granularity (``CU_MULTICAST_GRANULARITY_RECOMMENDED``,
+      ``SymmDeviceMemory._get_allocation_prop``): 512 MiB on SM 9.0 from public evidence
+      (``FI_AR_MULTICAST_GRANULARITY_BYTES``, helper c715b), not added elsewhere (a lower bound)."""
     lamport_third = min(tp * tokens * hidden * (4 if act_bytes == 4 else 2), (2**31 - 1) & ~((1 << 21) - 1))
     data = _symm_bytes(tp * tokens * hidden * 2, mc)
     flags = _symm_bytes(tp * 256 * 4, mc)

@@ -44,7 +44,7 @@ from tpkit.parallel import ParallelSpec
 from tpkit.records import dataclass
 from tpkit.units import Bytes
 
-__all__ = ["Drafter", "plan_drafter", "drafter_kv"]
+__all__ = ["Drafter", "plan_drafter", "drafter_kv", "whole_model_draft"]
 
 _DRAFT_METHOD = {"mtp": "mtp", "eagle": "eagle", "eagle3": "eagle3", "draft_model": "standalone", "dflash": "dflash"}
 """vLLM method → ``tpkit.models.draft`` method"""
@@ -221,3 +221,16 @@ def _dsv4_mtp(model: ModelSpec, spec: SpecConfig, parallel: ParallelSpec, draft,
                                   "(models.dsv4_weights.dsv4_mtp_weights); shares the embedding and lm_head with "
                                   "the target (in vLLM's \"Model loading took\")",
                    kv=kv, num_speculative_tokens=spec.num_speculative_tokens or draft.num_layers)
+
+
+def whole_model_draft(spec: SpecConfig | None) -> tuple[str, ...]:
+    """The plan's warning for an EAGLE / EAGLE-3 drafter whose "model" is a whole model
+    (``models.draft.whole_model_draft_note``; helper ux23), else ()."""
+    if spec is None or spec.method not in ("eagle", "eagle3") or not spec.model:
+        return ()
+    from tpkit.models.draft import whole_model_draft_note
+    from tpkit.models.load import load_model
+
+    note = whole_model_draft_note(spec.method, load_model(spec.model), f'--speculative-config\'s "model" {spec.model}',
+                                  standalone='"method": "draft_model"')
+    return (note,) if note else ()

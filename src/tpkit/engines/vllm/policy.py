@@ -25,7 +25,7 @@ from tpkit.engines.vllm.baseline import (fi_allreduce_fusion_workspace, others_g
                                          profile_nontorch_growth)
 from tpkit.engines.vllm.budget import Budget, build_ledger, compute_budget, v0_room
 from tpkit.engines.vllm.capacity import KvCapacity, granule_floor, plan_capacity
-from tpkit.engines.vllm.drafter import Drafter, plan_drafter
+from tpkit.engines.vllm.drafter import Drafter, plan_drafter, whole_model_draft
 from tpkit.engines.vllm.inputs import Resolved, resolve_inputs
 from tpkit.engines.vllm.layout import resolve_parallel
 from tpkit.engines.vllm.load_lines import (mla_absorbed, mla_workspace,
@@ -389,7 +389,7 @@ def _growth_lines(model, gpu, parallel, options, r, rules, baseline, machine, ot
 def _plan_warnings(model, gpu, parallel, options, r, rules, layout, w_plan, fallbacks) -> tuple[str, ...]:
     """The plan's warnings: the layout's and inputs' notes, the release's, offload, and each V0 fallback taken."""
     fallback, pp_fallback, cc_fallback = fallbacks
-    return (layout.warnings + r.notes + _notes(model, options, rules) + _newer(options)
+    return (layout.warnings + r.notes + _notes(model, options, rules) + _newer(options) + whole_model_draft(r.spec)
             + _offload_notes(model, parallel, options, w_plan, fallback is not None)
             + (("--pipeline-parallel-size > 1: vLLM 0.8.0–0.9.0 fall back to the V0 engine unless the launch names "
                 "an executor backend V1 takes (engine/arg_utils.py _is_v1_supported_oracle); planned with the "

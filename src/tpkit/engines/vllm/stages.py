@@ -128,8 +128,6 @@ def plan_vllm_stages(model, gpus, parallel, options, *, machine=None, extra_uses
     the fewest KV blocks over the stages is what every worker keeps and what the engine prints; a stage that does not
     start stops the run; in ``ALL_LAYER_CHECK`` releases the smallest stage's available KV memory must also hold one
     request of max_model_len over all layers.  The result is the limiting stage's plan, with a note per stage."""
-    from tpkit.engines.vllm.capacity import longest_fitting
-    from tpkit.engines.vllm.logs import too_long_message
     from tpkit.engines.vllm.policy import plan_vllm
     from tpkit.engines.vllm.versions import resolve_rules
 
@@ -152,13 +150,7 @@ def plan_vllm_stages(model, gpus, parallel, options, *, machine=None, extra_uses
     # all-layer check below (stricter: all layers against the smallest worker)
     failed = [s for s, p in enumerate(plans) if not p.verdict.fits and not (whole_check and _kv_short(p))]
     limiting = failed[0] if failed else min(range(len(plans)), key=lambda s: (blocks[s], s))
-    notes = tuple(f"PP stage {s} on {gpus[s].name}: available KV cache memory {format_bytes(avail[s])}, "
-                  f"{blocks[s]:,} blocks of its own layers" + ("" if plans[s].verdict.fits else "; does not start")
-                  for s in range(len(plans)))
-    notes += (f"vLLM keeps the fewest blocks over the workers ({blocks[limiting]:,}, stage {limiting} on "
-              f"{gpus[limiting].name}: kv_cache_utils.get_kv_cache_configs min_num_blocks); the capacity shown is "
-              "that stage's",)
-    notes += (pin_note,) if pin_note else ()
+    notes = _stage_notes(plans, gpus, blocks, avail, limiting) + ((pin_note,) if pin_note else ())
     result = plans[limiting]
     verdict, log = result.verdict, result.engine_log
     if whole_check:
@@ -168,23 +160,48 @@ def plan_vllm_stages(model, gpus, parallel, options, *, machine=None, extra_uses
             f"fits: every stage loads and profiles, and one request of {result.context_length:,} tokens over all "
             f"{model.num_layers} layers fits the smallest stage's KV cache memory (vLLM 0.14.0 – 0.16.x check)"))
     if not failed and whole_check:
-        needs = [_stage_need(model, g, st, options) for g, st in zip(gpus, stages)]
-        length = needs[0][1]
-        smallest = min(avail)
-        whole = sum((need(length) for need, _ in needs), Bytes(0))
-        if whole > smallest:
-            est = longest_fitting(lambda n: sum((need(n) for need, _ in needs), Bytes(0)) <= smallest, length)
-            line = too_long_message(max_model_len=length, needed=whole, available=smallest, estimated=est,
-                                    tokens=result.kv_tokens, rules=rules)
-            verdict = Verdict(fits=False, knob="--max-model-len", message=(
-                f"vLLM {options.engine_version} checks the smallest worker's available KV cache memory "
-                f"({format_bytes(smallest)}) against one request of {length:,} tokens over all "
-                f"{model.num_layers} layers ({format_bytes(whole)}; kv_cache_utils.get_kv_cache_configs, 0.14.0 – "
-                f"0.16.x), although each stage holds only its own layers. Use --max-model-len {est} or lower, or "
-                "vLLM ≥ 0.17.0 (each worker is checked against its own layers)."))
-            log = log + (f"ValueError: {line}",)
-            notes += (f"vLLM 0.14.0 – 0.16.x: the one-request check takes all layers against the smallest worker: "
-                      f"{format_bytes(whole)} needed, {format_bytes(smallest)} available",)
+        short = _all_layers_short(model, gpus, stages, options, min(avail), result, rules)
+        if short is not None:
+            verdict, error, note = short
+            log, notes = log + (error,), notes + (note,)
     return replace(result, parallel=parallel, verdict=verdict, engine_log=log,
                    warnings=tuple(result.warnings) + notes,
                    gpu={**result.gpu, "stages": [g.name for g in gpus]})
+
+
+def _stage_notes(plans, gpus, blocks: list[int], avail: list[Bytes], limiting: int) -> tuple[str, ...]:
+    """The plan's notes on the stages (text): each stage's available KV memory and blocks of its own layers, then
+    which stage's fewest blocks every worker keeps (``kv_cache_utils.get_kv_cache_configs`` ``min_num_blocks``)."""
+    notes = tuple(f"PP stage {s} on {gpus[s].name}: available KV cache memory {format_bytes(avail[s])}, "
+                  f"{blocks[s]:,} blocks of its own layers" + ("" if plans[s].verdict.fits else "; does not start")
+                  for s in range(len(plans)))
+    return notes + (f"vLLM keeps the fewest blocks over the workers ({blocks[limiting]:,}, stage {limiting} on "
+                    f"{gpus[limiting].name}: kv_cache_utils.get_kv_cache_configs min_num_blocks); the capacity "
+                    "shown is that stage's",)
+
+
+def _all_layers_short(model, gpus, stages, options, smallest: Bytes, result: PlanResult,
+                      rules) -> tuple[Verdict, str, str] | None:
+    """The ``ALL_LAYER_CHECK`` releases' one-request check (0.14.0 – 0.16.x ``get_kv_cache_configs``): one request of
+    max_model_len over all layers (the stages' own needs summed, Bytes) against the ``smallest`` worker's available
+    KV memory (Bytes).  None where it fits; else (the failing verdict, the ValueError log line, a note)."""
+    from tpkit.engines.vllm.capacity import longest_fitting
+    from tpkit.engines.vllm.logs import too_long_message
+
+    needs = [_stage_need(model, g, st, options) for g, st in zip(gpus, stages)]
+    length = needs[0][1]
+    whole = sum((need(length) for need, _ in needs), Bytes(0))
+    if whole <= smallest:
+        return None
+    est = longest_fitting(lambda n: sum((need(n) for need, _ in needs), Bytes(0)) <= smallest, length)
+    line = too_long_message(max_model_len=length, needed=whole, available=smallest, estimated=est,
+                            tokens=result.kv_tokens, rules=rules)
+    verdict = Verdict(fits=False, knob="--max-model-len", message=(
+        f"vLLM {options.engine_version} checks the smallest worker's available KV cache memory "
+        f"({format_bytes(smallest)}) against one request of {length:,} tokens over all "
+        f"{model.num_layers} layers ({format_bytes(whole)}; kv_cache_utils.get_kv_cache_configs, 0.14.0 – "
+        f"0.16.x), although each stage holds only its own layers. Use --max-model-len {est} or lower, or "
+        "vLLM ≥ 0.17.0 (each worker is checked against its own layers)."))
+    return verdict, f"ValueError: {line}", (
+        f"vLLM 0.14.0 – 0.16.x: the one-request check takes all layers against the smallest worker: "
+        f"{format_bytes(whole)} needed, {format_bytes(smallest)} available")
