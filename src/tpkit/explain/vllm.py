@@ -15,7 +15,8 @@ from tpkit.explain.interval import Iv, iv_of
 from tpkit.explain.rows import Row, derived_row, printed_row
 from tpkit.explain.vpeak import GraphEstimateUse, graph_estimate_use
 from tpkit.explain.vtokens import Rebuilt, rebuild_tokens, log_rules
-from tpkit.explain.vworkers import may_print_per_worker, min_over_workers, per_worker_capacity, worker_spread
+from tpkit.explain.vworkers import (may_print_per_worker, min_over_workers, per_worker_capacity, tightest_worker,
+                                    worker_spread, workers_available)
 from tpkit.logs import ParsedLog, RankView
 from tpkit.records import dataclass
 from tpkit.units import Bytes
@@ -99,8 +100,7 @@ def anchor_vllm(parsed: ParsedLog, view: RankView, ctx: Context) -> VllmAnchored
         segments = int(getattr(model, "num_layers", 0) or 0) // max(pp, 1) if model is not None else 0
         pool = extensible_pool(parsed, view, rows, requested=requested, reservation=available, segments=segments,
                                rocm=str(getattr(ctx.gpu, "vendor", "")).upper() == "AMD")
-        ext = view.last("kv_extended")
-        ext_n = view.last("kv_extended_blocks")
+        ext, ext_n = view.last("kv_extended"), view.last("kv_extended_blocks")
         if ext:
             rows.append(printed_row("KV pool after warm-up (printed)", ext,
                                     f"'Extended KV cache to {ext_n.count.text if ext_n else 'N'} blocks': the "
@@ -115,7 +115,8 @@ def anchor_vllm(parsed: ParsedLog, view: RankView, ctx: Context) -> VllmAnchored
                                 spread_words))
         per_worker = f"{per_worker}; {spread_words}" if per_worker else spread_words
     else:
-        line_available, min_words = min_over_workers(parsed, rules, tp, pp, available, release_known)
+        derived = frozenset(w[0] for w in workers_available(parsed, requested, use.applied) if w[3])
+        line_available, min_words = min_over_workers(parsed, rules, tp, pp, available, release_known, derived)
         if line_available is not None:
             rows.append(derived_row("available KV memory of the smallest worker", line_available, min_words))
             per_worker = f"{per_worker}; {min_words}" if per_worker else min_words
@@ -231,6 +232,9 @@ def _available_rows(parsed: ParsedLog, view: RankView, rows: list[Row], requeste
     zero = Iv(low=Bytes(0), high=Bytes(0))
     graphs = use.subtracted
     consumed = view.last("consumed_memory")
+    tight_row, nkv = None, view.last("non_kv_cache_memory")
+    if available is not None:
+        available, tight_row, nkv = _tightest_derived(parsed, requested, use, available, nkv)
     non_kv = None
     if requested is not None and available is not None:
         non_kv = requested - available - graphs
@@ -243,11 +247,14 @@ def _available_rows(parsed: ParsedLog, view: RankView, rows: list[Row], requeste
                         "consumed (weights + non-torch) − the printed peak activation, which holds")
         elif requested is not None and weights is not None and len(parts) >= 2:
             d = requested - weights - sum(parts, zero) - graphs
+        if tight_row is not None:  # first: the ledger is the tightest worker's (its sums read this row)
+            rows.append(tight_row)
         what = ("; with the extensible KV cache (vLLM ≥ 0.34) the reservation: the block capacity the pool may grow "
                 "to, sized again after warm-up (explain.vextensible)" if extensible else "")
         rows.append(printed_row("available KV cache memory", avail_a,
                                 f"requested − {terms} the applied CUDA-graph estimate, the "
-                                f"smallest over workers{what}; {_G}", derived=d,
+                                f"smallest over {'the workers that print it' if tight_row else 'workers'}{what}; {_G}",
+                                derived=d,
                                 derived_from="requested − the printed non-KV terms", slack=Bytes(2**24)))
     if non_kv is not None:
         inside = (" (+ the applied CUDA-graph estimate, inside the printed peak activation: not printed alone)"
@@ -255,12 +262,30 @@ def _available_rows(parsed: ParsedLog, view: RankView, rows: list[Row], requeste
         rows.append(derived_row("non-KV memory (residual)", non_kv,
                                 "requested − available KV − the applied CUDA-graph estimate = weights + non-torch + "
                                 "activation peak" + inside
-                                + (f"; weights {weights.text()} of it" if weights is not None else "")))
-    nkv = view.last("non_kv_cache_memory")
+                                + (f"; weights {weights.text()} of it" if weights is not None and tight_row is None
+                                   else "; the tightest worker's, derived" if tight_row is not None else "")))
     if nkv and non_kv is not None:
         rows.append(printed_row("non-KV memory (printed, DEBUG)", nkv, nkv.meaning, derived=non_kv,
                                 derived_from="requested − available − the applied graph estimate"))
     return avail_a, available, non_kv
+
+
+def _tightest_derived(parsed: ParsedLog, requested: Iv | None, use: GraphEstimateUse, available: Iv, nkv):
+    """(the available KV memory the engine sizes with, the ledger row of a tighter worker whose number is derived
+    or None, the DEBUG non-KV anchor of the worker the ledger's residual is) where a worker that prints only the
+    DEBUG non-KV line is tighter than every printed 'Available KV cache memory' (``explain.vworkers
+    .workers_available``: requested − its non-KV − the applied CUDA-graph estimate)."""
+    smallest, worker = tightest_worker(workers_available(parsed, requested, use.applied))
+    if worker is None or not worker[3] or smallest.high >= available.high:
+        return available, None, nkv
+    label, _, anchor, _ = worker
+    row = derived_row(f"available KV cache memory of the tightest worker ({label}, derived)", smallest,
+                      f"{label} prints no 'Available KV cache memory', only the DEBUG 'Total non KV cache memory: "
+                      f"{anchor.size.text}' (line {anchor.line_no}): requested − that non-KV − the applied CUDA-graph "
+                      f"estimate {use.subtracted.text()}, with the print rounding; below every printed worker's, and "
+                      "the engine sizes every worker with the smallest (v1/core/kv_cache_utils.py "
+                      "get_kv_cache_configs: the least block count)")
+    return smallest, row, anchor
 
 
 def _printed_tokens(tok_a, blocks_a, block: int) -> int | None:

@@ -135,13 +135,15 @@ def worker_spread(parsed: ParsedLog, rules, tp: int, pp: int, tok_a, available, 
         f"printed: another worker's lies within {gib_text(spread)} of it either way ({why})")
 
 
-def min_over_workers(parsed: ParsedLog, rules, tp: int, pp: int, available, release_known: bool = True):
+def min_over_workers(parsed: ParsedLog, rules, tp: int, pp: int, available, release_known: bool = True,
+                     derived: frozenset = frozenset()):
     """The available KV memory of the smallest worker, when the rules reading the log size every worker from it
     (vLLM V1 outside 0.8.2–0.11.0 — 0.8.0–0.8.1, and 0.11.1 on: ``v1/core/kv_cache_utils.py
     get_kv_cache_configs`` sets each worker's block count to the smallest and prints that capacity once, read in
     0.12.0) and the log prints the available memory of fewer workers than run (an
     excerpt of rank 0's lines, or a release whose workers do not all log): (interval, words), the printed interval
-    widened DOWN by ``startup.rankspread.vllm_min_below_printed``; (None, None) otherwise."""
+    widened DOWN by ``startup.rankspread.vllm_min_below_printed``; (None, None) otherwise.  ``derived``: the workers
+    whose available memory is derived from their DEBUG non-KV line (``workers_available``), counted as shown."""
     from tpkit.explain.interval import Iv
     from tpkit.startup.rankspread import vllm_min_below_printed
     from tpkit.units import Bytes
@@ -151,7 +153,8 @@ def min_over_workers(parsed: ParsedLog, rules, tp: int, pp: int, available, rele
         return None, None
     printed = {a.rank.label: a for a in parsed.anchors
                if a.name == "available_kv" and a.size is not None and a.group is None}
-    if len(printed) >= world:
+    shown = len(set(printed) | set(derived))
+    if shown >= world:
         return None, None
     rank0 = any(a.rank.index(tp_size=tp) == 0 for a in printed.values())
     allowance, why = vllm_min_below_printed(world, rank0)
@@ -159,4 +162,60 @@ def min_over_workers(parsed: ParsedLog, rules, tp: int, pp: int, available, rele
     return Iv(low=low, high=available.high), (
         f"vLLM {rules.label} gives every worker the smallest worker's block count and prints that capacity once "
         f"(v1/core/kv_cache_utils.py get_kv_cache_configs); the log prints the available memory of "
-        f"{len(printed)} of the {world} workers, so the smallest may lie up to {gib_text(allowance)} below it ({why})")
+        f"{shown} of the {world} workers{' (' + str(len(derived)) + ' derived from the DEBUG non-KV line)' if derived else ''}, so the smallest may lie up to {gib_text(allowance)} below it ({why})")
+
+
+def _last_by_worker(parsed: ParsedLog, name: str) -> dict:
+    """The last anchor ``name`` (with a size, outside any group) of each worker, by rank label."""
+    last = {}
+    for a in parsed.anchors:
+        if a.name == name and a.size is not None and a.group is None:
+            last[a.rank.label] = a
+    return last
+
+
+def workers_available(parsed: ParsedLog, requested, applied) -> list[tuple[str, object, object, bool]]:
+    """Each worker's available KV memory: (rank label, interval, anchor, derived).  Printed where the worker prints
+    'Available KV cache memory'; derived where it prints only the DEBUG profile line ('Memory profiling takes …
+    Total non KV cache memory: X GiB', ``non_kv_cache_memory``): its requested memory (its own print, else
+    ``requested``) − X − ``applied`` (the applied CUDA-graph estimate, its own print where it has one), an interval
+    holding the print rounding (``round(x / 2**30, 2)``, utils/mem_utils.py ``format_gib``).
+
+    Read in the wheels 0.9.1, 0.18.0, 0.19.0, 0.27.0 and 0.34.0 (v1/worker/gpu_worker.py
+    ``Worker.determine_available_memory``): available = requested − ``non_kv_cache_memory`` − the applied
+    estimate (no estimate before 0.18.0), and ``non_kv_cache_memory`` never holds the estimate (weights + non-torch
+    increase + torch peak increase in 0.18.0–0.26.0; total consumed + transient peak headroom from 0.27.0).  The
+    INFO line is ``info_once(..., scope="local")`` in 0.19.0, so a worker that is not its node's first rank may
+    print only the DEBUG line (vLLM 0.19.0 pp 2 / pp 4 logs: Worker_PP0 alone).  Derived only where some worker
+    prints the INFO line (the log is one of those releases) and the applied estimate is known (``applied`` None:
+    applied but not printed)."""
+    from tpkit.explain.interval import iv_of
+
+    printed = _last_by_worker(parsed, "available_kv")
+    out = [(label, iv_of(a.size), a, False) for label, a in printed.items()]
+    if not printed or applied is None:
+        return out
+    own_requested = _last_by_worker(parsed, "requested_memory")
+    own_estimate = _last_by_worker(parsed, "graph_estimate")
+    for label, a in _last_by_worker(parsed, "non_kv_cache_memory").items():
+        req = iv_of(own_requested[label].size) if label in own_requested else requested
+        if label in printed or req is None:
+            continue
+        graphs = applied
+        if applied.high.bytes > 0 and label in own_estimate:
+            graphs = iv_of(own_estimate[label].size)
+        out.append((label, req - iv_of(a.size) - graphs, a, True))
+    return out
+
+
+def tightest_worker(workers: list[tuple[str, object, object, bool]]):
+    """(the smallest available memory over ``workers`` — the least low and the least high —, the worker whose
+    interval is lowest, by its middle), or (None, None) without workers.  The engine sizes every worker with the
+    smallest (v1/core/kv_cache_utils.py ``get_kv_cache_configs``: the least block count)."""
+    from tpkit.explain.interval import Iv
+
+    if not workers:
+        return None, None
+    low = min(w[1].low for w in workers)
+    high = min(w[1].high for w in workers)
+    return Iv(low=low, high=high), min(workers, key=lambda w: w[1].low.bytes + w[1].high.bytes)
