@@ -250,7 +250,8 @@ KNOWN_MISSES = {
     # kvdtype.py 'unmodelled'); vl_939-vl_941 (z-lab's Qwen3.6-27B DFlash drafter, whose geometry is not in tests/);
     # vl_943, sg_546, sg_547 (no config: the checkpoint is not named). vl_936 / vl_942 missed blind for flags the
     # excerpts cut (prefix caching, max_num_seqs; fp8_e4m3 KV, MTP 3) and hit with their composes' flags.
-    "vl_937", "vl_939", "vl_940", "vl_941", "vl_943", "sg_546", "sg_547",
+    # helper kvd23: vl_937 hits with the per-token-head layout and its compose's flags (MTP 3, v0.24.0).
+    "vl_939", "vl_940", "vl_941", "vl_943", "sg_546", "sg_547",
 }
 
 
@@ -669,7 +670,10 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     Helper ex23 (2026-12-06): twelve held-back logs from issue threads (vl_936-vl_945, sg_546, sg_547); eleven print
     the anchor, vl_938 hits blind, nine miss, vl_945 is n/a: 363 of the 415; vl_936 / vl_942 hit with the flags of
     the composes their threads name (club-3090 at 510a76c8 / 7044c8ca): 365 of the 415; vl_958 (an Xinference
-    crash after 'Available KV cache memory', no capacity printed) is n/a: 365 of the 416; merged (lead): 387 of the 440."""
+    crash after 'Available KV cache memory', no capacity printed) is n/a: 365 of the 416; merged (lead): 387 of the 440.
+    Helper kvd23 (2026-12-06): the per-token-head KV layout (engines/vllm/kvdtype.py per_token_head_bytes: 1-byte
+    data + two fp32 scales per KV head and token) and the flags of the compose vl_937's thread names (club-3090 at
+    7174ad91: MTP 3, v0.24.0, max_num_seqs 2) bring vl_937 in (288,213-289,661 against the printed 289,661): 388."""
     rows = _capacity_rows()
     misses = {r["id"] for r in rows if r["outcome"] == "miss"}
     assert misses <= KNOWN_MISSES, sorted(misses - KNOWN_MISSES)
@@ -687,7 +691,7 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     sg220 = next(r for r in rows if r["id"] == "sg_220")
     assert "tp not printed" not in sg220["why"] and "outside the rebuilt range" in sg220["why"]
     hits = [r["id"] for r in rows if r["outcome"] == "hit"]
-    assert len(hits) >= 387, [r for r in rows if r["outcome"] == "miss" and r["config"]]
+    assert len(hits) >= 388, [r for r in rows if r["outcome"] == "miss" and r["config"]]
     assert "vl_741" in hits and "sg_496" in hits  # cap22: HAMi's free memory leaves the stream pool out
     assert sum(r.get("pin") == "vllm_no_cache_blocks" for r in rows if r["id"] in hits) <= 5
     assert all(r["why"] for r in rows if r["outcome"] in ("miss", "n/a", "bound"))

@@ -155,7 +155,8 @@ def build_layout(model: ModelSpec, parallel: ParallelSpec, *, block_size: int, e
                               split=pp_split(rules.release, parallel), stage=getattr(parallel, "stage", None))
     counts = _counts(kinds, era)
     indexer = dsa_indexer_token_bytes(model, rules.release)
-    tok = {k: per_token_bytes(model, k, parallel.tp, dtype_bytes, kv_format, indexer) for k in counts if k != "linear"}
+    tok = {k: per_token_bytes(model, k, parallel.tp, dtype_bytes, kv_format, indexer, rules.release)
+           for k in counts if k != "linear"}
     if era == "v0" and "mla" in tok and V0_MLA_ALIGN[0] <= rules.release < V0_MLA_ALIGN[1]:
         tok["mla"] = v0_mla_aligned_token_bytes(model, dtype_bytes, act_bytes)  # 0.7.2–0.7.3 CacheEngine padding
     uniform_draft = draft is not None and len(counts) == 1 and next(iter(counts)) in ("full", "mla") \
