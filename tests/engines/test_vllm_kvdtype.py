@@ -41,12 +41,9 @@ def test_nvfp4_values_are_accepted_from_the_release_that_added_them(value, befor
     assert kv_dtype(value, since).layout == "nvfp4"
 
 
-def test_per_token_head_and_turboquant_values_are_refused_not_planned_as_bf16():
-    assert "int4_per_token_head" not in accepted_values((0, 20, 0))
-    assert "int4_per_token_head" in accepted_values((0, 25, 0))
-    with pytest.raises(PlanInputError, match="arrived in 0.25.0"):
-        kv_dtype("int4_per_token_head", (0, 20, 0))
-    for value in ("int4_per_token_head", "turboquant_k8v4", "fp8_per_token_head"):
+def test_turboquant_values_are_refused_not_planned_as_bf16():
+    """(the per-token-head values are planned since helper kvd23: tests/engines/test_vllm_per_token_head.py)"""
+    for value in ("turboquant_k8v4", "turboquant_4bit_nc", "turboquant_3bit_nc"):
         with pytest.raises(PlanInputError, match="does not model its KV layout"):
             kv_dtype(value, (0, 29, 0))
     with pytest.raises(PlanInputError, match="turboquant_k8v4.*does not model"):

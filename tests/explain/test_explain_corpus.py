@@ -247,7 +247,8 @@ KNOWN_MISSES = {
     # kvdtype.py 'unmodelled'); vl_939-vl_941 (z-lab's Qwen3.6-27B DFlash drafter, whose geometry is not in tests/);
     # vl_943, sg_546, sg_547 (no config: the checkpoint is not named). vl_936 / vl_942 missed blind for flags the
     # excerpts cut (prefix caching, max_num_seqs; fp8_e4m3 KV, MTP 3) and hit with their composes' flags.
-    "vl_937", "vl_939", "vl_940", "vl_941", "vl_943", "sg_546", "sg_547",
+    # helper kvd23: vl_937 hits with the per-token-head layout and its compose's flags (MTP 3, v0.24.0).
+    "vl_939", "vl_940", "vl_941", "vl_943", "sg_546", "sg_547",
 }
 
 
@@ -669,7 +670,11 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     crash after 'Available KV cache memory', no capacity printed) is n/a: 365 of the 416; merged (lead): 387 of the 440.
     Helper pp23 (2026-12-06): a worker that prints only the DEBUG non-KV line gets its available memory derived
     (requested − that non-KV − the applied CUDA-graph estimate) and the smallest over every worker sizes the pool:
-    vl_1018 / vl_1019 hit, 386 of the 428 on main at 212a381e; 389 of the 440 merged with ex23."""
+    vl_1018 / vl_1019 hit, 386 of the 428 on main at 212a381e; 389 of the 440 merged with ex23.
+
+    Helper kvd23 (2026-12-06): the per-token-head KV layout (engines/vllm/kvdtype.py per_token_head_bytes: 1-byte
+    data + two fp32 scales per KV head and token) and the flags of the compose vl_937's thread names (club-3090 at
+    7174ad91: MTP 3, v0.24.0, max_num_seqs 2) bring vl_937 in (288,213-289,661 against the printed 289,661): 388; merged (lead): 390 of the 440."""
     rows = _capacity_rows()
     misses = {r["id"] for r in rows if r["outcome"] == "miss"}
     assert misses <= KNOWN_MISSES, sorted(misses - KNOWN_MISSES)
@@ -687,7 +692,7 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     sg220 = next(r for r in rows if r["id"] == "sg_220")
     assert "tp not printed" not in sg220["why"] and "outside the rebuilt range" in sg220["why"]
     hits = [r["id"] for r in rows if r["outcome"] == "hit"]
-    assert len(hits) >= 389, [r for r in rows if r["outcome"] == "miss" and r["config"]]
+    assert len(hits) >= 390, [r for r in rows if r["outcome"] == "miss" and r["config"]]
     assert "vl_741" in hits and "sg_496" in hits  # cap22: HAMi's free memory leaves the stream pool out
     assert sum(r.get("pin") == "vllm_no_cache_blocks" for r in rows if r["id"] in hits) <= 5
     assert all(r["why"] for r in rows if r["outcome"] in ("miss", "n/a", "bound"))

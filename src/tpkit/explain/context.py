@@ -126,7 +126,7 @@ def build_context(parsed: ParsedLog, flags: dict | None = None, *, forced_custom
         why = tp_default_evidence(parsed)
         if why:
             values["tp"], sources["tp"] = 1, why
-    engine, version = engine_and_version(parsed, flags, contradictions, notes)
+    engine, version = engine_and_version(parsed, flags, contradictions, notes, values)
     model, model_source = resolve_model(parsed, flags, notes)
     tp_divides_heads(model, values, sources)
     spec = spec_source = spec_missing = None

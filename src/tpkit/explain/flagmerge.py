@@ -119,10 +119,11 @@ def _engine_from_failures(parsed: ParsedLog) -> str | None:
     return None
 
 
-def engine_and_version(parsed: ParsedLog, flags: dict, contradictions: list, notes: list):
+def engine_and_version(parsed: ParsedLog, flags: dict, contradictions: list, notes: list, values: dict | None = None):
     """(engine, release) of the run: the reader's, else the engine an error message's wording names; --engine
     fills a gap (a different one is a contradiction); --engine-version replaces a release range inferred from the
-    line formats or fills a missing one."""
+    line formats or fills a missing one; a vLLM range inferred from the formats starts no earlier than the
+    release that accepts the run's ``kv_cache_dtype`` (``values``; ``kv_dtype_floor``)."""
     engine, version = parsed.engine.engine, parsed.engine.version
     if engine is None:
         engine = _engine_from_failures(parsed)
@@ -145,4 +146,27 @@ def engine_and_version(parsed: ParsedLog, flags: dict, contradictions: list, not
             notes.append(f"--engine-version {flags['engine_version']} replaces the release range {version} inferred "
                          "from the line formats")
         version = flags["engine_version"]
+    elif engine == "vllm" and version and not parsed.engine.version_printed and not pre:
+        version = kv_dtype_floor(version, (values or {}).get("kv_cache_dtype"), notes)
     return engine, version
+
+
+def kv_dtype_floor(version: str, kv_cache_dtype, notes: list) -> str:
+    """An inferred vLLM release range (the line formats') raised to the first release whose ``CacheDType``
+    accepts the run's ``--kv-cache-dtype`` (``engines.vllm.kvdtype.KvDtype.since``: the run started, so its release
+    parses the value; e.g. int8_per_token_head from 0.20.0); the range as it was when the value is not one tpkit
+    knows, arrived before the range's start, or lies past its end (the formats disagree: their text stands)."""
+    from tpkit.engines.vllm.kvdtype import KV_DTYPES
+    from tpkit.logs.engine import intersect_ranges, release_range
+
+    found = KV_DTYPES.get(str(kv_cache_dtype or "").strip().lower())
+    span = release_range(version)
+    if found is None or span is None or span[0] >= found.since:
+        return version
+    first = ".".join(map(str, found.since))
+    narrowed = intersect_ranges([version, f"≥ {first}"])
+    if narrowed is None:
+        return version
+    notes.append(f"release {narrowed}: the line formats give {version}, and --kv-cache-dtype {found.name} is "
+                 f"accepted from vLLM {first} (vllm/config/cache.py CacheDType)")
+    return narrowed

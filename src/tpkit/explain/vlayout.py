@@ -46,6 +46,9 @@ def token_layout(ctx: Context, tp: int, pp: int, block: int, rules) -> tuple[obj
         how += _draft_text(layout, draft, spec_how, ctx)
         if fmt.layout == "nvfp4":
             how += f"; --kv-cache-dtype {fmt.name}: h/2 data + h/16 scale bytes per head vector"
+        if fmt.layout == "per_token_head":
+            data = "h/2" if fmt.nibbles else "h"
+            how += f"; --kv-cache-dtype {fmt.name}: {data} data + one fp32 scale per K / V head"
         return layout, f"{layout.bytes_per_block.bytes:,} B per block of {layout.block_size} ({ctx.model_source}){how}"
     except REFUSED as exc:
         return None, f"block not computable ({type(exc).__name__}: {str(exc)[:120]})"
@@ -71,7 +74,7 @@ def _draft(ctx: Context, tp: int, pp: int, kv_bytes: int, fmt, release=None) -> 
     spec = ctx.spec
     if spec is None:
         return None, 0, ""
-    if spec.has_drafter and fmt.layout != "dense":
+    if spec.has_drafter and fmt.layout not in ("dense", "per_token_head"):
         return "refused", 0, (f"block not computable: --kv-cache-dtype {fmt.name} with a speculative drafter "
                               "(tpkit does not model the drafter's packed KV pages, as tpkit plan)")
     from tpkit.engines.vllm.drafter import drafter_kv
@@ -83,7 +86,7 @@ def _draft(ctx: Context, tp: int, pp: int, kv_bytes: int, fmt, release=None) -> 
 
         check_method_release(spec, release)
         kv, tokens, source = drafter_kv(ctx.model, spec, ParallelSpec(tp=tp, pp=pp), kv_bytes=kv_bytes,
-                                        release=release)
+                                        release=release, kv_format=fmt)
     except TpkitError as exc:
         return "refused", 0, (f"block not computable: the {spec.method} drafter of the speculative config "
                               f"({ctx.spec_source}) cannot be sized ({str(exc)[:160]}); pass --speculative-config "

@@ -37,6 +37,7 @@ sources below).
 from __future__ import annotations
 
 from tpkit.engines.vllm.pages import DraftKv, kv_heads_per_rank
+from tpkit.engines.vllm.kvdtype import per_token_head_bytes
 from tpkit.engines.vllm.speculative import SpecConfig
 from tpkit.errors import PlanInputError
 from tpkit.models.spec import ModelSpec
@@ -83,7 +84,10 @@ def _draft_tp(spec: SpecConfig, parallel: ParallelSpec) -> int:
 
 
 def _kv(model: ModelSpec, draft_spec: ModelSpec, layers: int, tp: int, kv_bytes: int, mtp: bool,
-        window: int | None = None) -> DraftKv:
+        window: int | None = None, kv_format=None, release: tuple[int, ...] | None = None) -> DraftKv:
+    """The drafter's KV layers; ``kv_format``: the run's ``--kv-cache-dtype`` layout, which the drafter's attention
+    layers share (they take the target's cache config); per-token-head pages add their fp32 scales
+    (``kvdtype.per_token_head_bytes``), other packed layouts are refused by the callers."""
     if mtp and model.mla is not None:
         per_token = (model.mla.kv_lora_rank + model.mla.qk_rope_head_dim) * kv_bytes
         return DraftKv(kind="mla", num_layers=layers, per_token_bytes=per_token, label="MTP (MLA) layers")
@@ -93,12 +97,15 @@ def _kv(model: ModelSpec, draft_spec: ModelSpec, layers: int, tp: int, kv_bytes:
         return DraftKv(kind="mla", num_layers=layers, per_token_bytes=per_token, label="drafter MLA layers")
     heads = kv_heads_per_rank(src, tp)
     shape = (heads, src.head_dim, src.v_head_dim)
+    kind = "full" if window is None else "sliding"
+    row = heads * (src.head_dim + src.v_head_dim) * kv_bytes
+    if kv_format is not None and kv_format.layout == "per_token_head":
+        row = heads * per_token_head_bytes(kv_format, src.head_dim, src.v_head_dim, kind=kind, release=release)
     if window is not None:
-        return DraftKv(kind="sliding", num_layers=layers, per_token_bytes=heads * (src.head_dim + src.v_head_dim)
-                       * kv_bytes, window=window, shape=shape,
+        return DraftKv(kind="sliding", num_layers=layers, per_token_bytes=row, window=window, shape=shape,
                        label=f"drafter sliding-window ({window:,}) layers ({heads} KV head(s) × {src.head_dim} "
                              "per rank)")
-    return DraftKv(kind="full", num_layers=layers, per_token_bytes=heads * (src.head_dim + src.v_head_dim) * kv_bytes,
+    return DraftKv(kind="full", num_layers=layers, per_token_bytes=row,
                    shape=shape, label=f"drafter layers ({heads} KV head(s) × {src.head_dim} per rank)")
 
 
@@ -139,7 +146,7 @@ def _dflash_window(draft: ModelSpec, release: tuple[int, ...] | None) -> int | N
 
 
 def drafter_kv(model: ModelSpec, spec: SpecConfig, parallel: ParallelSpec, *, kv_bytes: int,
-               release: tuple[int, ...] | None = None) -> tuple[DraftKv | None, int, str]:
+               release: tuple[int, ...] | None = None, kv_format=None) -> tuple[DraftKv | None, int, str]:
     """(the drafter's KV layers on one rank, speculative tokens per step, where the draft came from) — the KV side
     of ``plan_drafter`` alone (``explain`` rebuilds the pages from a log without sizing the drafter's weights)."""
     if not spec.has_drafter:
@@ -147,12 +154,13 @@ def drafter_kv(model: ModelSpec, spec: SpecConfig, parallel: ParallelSpec, *, kv
     tp = _draft_tp(spec, parallel)
     method, draft = _load(model, spec)
     window = _dflash_window(draft.spec, release) if method == "dflash" else None
-    return (_kv(model, draft.spec, draft.num_layers, tp, kv_bytes, method == "mtp", window),
+    return (_kv(model, draft.spec, draft.num_layers, tp, kv_bytes, method == "mtp", window, kv_format, release),
             spec.num_speculative_tokens or draft.num_layers, draft.source)
 
 
 def plan_drafter(model: ModelSpec, spec: SpecConfig, parallel: ParallelSpec, *, kv_bytes: int, act_dtype: str,
-                 target_quantization: str | None, release: tuple[int, ...] | None = None) -> Drafter:
+                 target_quantization: str | None, release: tuple[int, ...] | None = None,
+                 kv_format=None) -> Drafter:
     """The drafter's weights and KV layers on one rank of ``parallel`` (``release``: the vLLM release's rules,
     None = newest)."""
     if not spec.has_drafter:
@@ -177,7 +185,7 @@ def plan_drafter(model: ModelSpec, spec: SpecConfig, parallel: ParallelSpec, *, 
                    weights_source=f"{draft.source}: {draft.num_layers} layer(s) at TP {tp}, {plan.method}; shares "
                                   f"{shared} with the target (in vLLM's \"Model loading took\")",
                    kv=_kv(model, draft.spec, draft.num_layers, tp, kv_bytes, method == "mtp",
-                          _dflash_window(draft.spec, release) if method == "dflash" else None),
+                          _dflash_window(draft.spec, release) if method == "dflash" else None, kv_format, release),
                    num_speculative_tokens=tokens)
 
 

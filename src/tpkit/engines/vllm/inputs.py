@@ -383,15 +383,18 @@ def concurrent_batches(model: ModelSpec, rules: VllmRules, pp: int, spec: SpecCo
 
 
 def resolve_attention_backend(model: ModelSpec, options: VllmOptions, compute_capability: tuple[int, int] | None,
-                              *, kv_quantized: bool, rocm: bool = False) -> str:
+                              *, kv_quantized: bool, rocm: bool = False, kv_layout: str = "dense") -> str:
     """``--attention-backend`` upper-cased (vLLM reads any case: ``config/attention.py validate_backend_before``,
     0.29.0, 0.33.0), else vLLM's automatic choice (``backend_choice.auto_attention_backend``).  Refused as vLLM
     refuses them (``platforms/cuda.py get_attn_backend_cls``: "Selected backend ... is not valid"): a backend whose
     MLA-ness differs from the model's (``v1/attention/backend.py validate_configuration``: "MLA not supported" /
     "non-MLA not supported"; the MLA backends are the ``*MLA*`` members of ``v1/attention/backends/registry.py``), and
-    ``TORCH_SDPA``, the registry's vision-encoder-only tag with no decoder class (0.20.0–0.33.0)."""
+    ``TORCH_SDPA``, the registry's vision-encoder-only tag with no decoder class (0.20.0–0.33.0).  A per-token-head
+    KV (``kv_layout``) leaves TRITON_ATTN alone under auto (``kvdtype``: the only backend that lists it)."""
     mla = model.mla is not None
     given = (options.attention_backend or "auto").upper()
+    if given == "AUTO" and kv_layout == "per_token_head" and not mla:
+        return "TRITON_ATTN"
     if given == "AUTO":
         return auto_attention_backend(compute_capability=compute_capability, head_dim=attention_head_dim(model),
                                       kv_quantized=kv_quantized, mla=mla, rocm=rocm)
@@ -469,5 +472,5 @@ def resolve_inputs(model: ModelSpec, gpu: GpuSpec, options: VllmOptions, rules: 
         concurrent_batches=concurrent_batches(model, rules, parallel.pp, spec,
                                               async_off=options.no_async_scheduling, v2=v2), kv_format=fmt,
         attention_backend=resolve_attention_backend(model, options, cap, kv_quantized=kv_bytes < act_bytes,
-                                                    rocm=gpu.vendor == "AMD"),
+                                                    rocm=gpu.vendor == "AMD", kv_layout=fmt.layout),
         v2_runner=v2, entrypoint=options.vllm_entrypoint, extensible_kv=extensible)

@@ -26,7 +26,22 @@ Facts read in the released wheels (``pip download --no-deps vllm==X``):
   value → auto.  Other methods (compressed-tensors ``kv_cache_scheme``, fp8 ``kv_cache_quant_algo``) leave auto
   as the model dtype.
 
-Values vLLM accepts whose layout tpkit does not model (turboquant_*, *_per_token_head) raise ``PlanInputError``
+* per-token-head KV (int8_per_token_head, fp8_per_token_head: 0.20.0–0.34.0; int4_per_token_head: 0.25.0–0.34.0;
+  absent in 0.19.1 / 0.24.0 respectively; helper kvd23 read 0.19.1, 0.20.0–0.26.0, 0.27.0, 0.27.1, 0.28.0, 0.29.0,
+  0.30.0 and 0.34.0): a 1-byte element (int8 / uint8 / uint8 packing two int4 values, ``STR_DTYPE_TO_TORCH_DTYPE``)
+  plus one fp32 scale per K head vector and one per V head vector of every token.  0.20.0–0.27.1
+  ``v1/kv_cache_interface.py`` ``AttentionSpec.unpadded_page_size_bytes`` adds ``2 × block × kv_heads × 4`` B to
+  ``real_page_size_bytes``; 0.28.0–0.34.0 ``TritonAttentionBackend.customize_spec`` sets each (head, token) slot to
+  ``(h_k + h_v) × 1 + 2 × 4`` B (``state_content_bytes``, applied to every attention spec by
+  ``gpu_model_runner.get_kv_cache_spec``): the same bytes.  int4 halves the data (``h // 2`` per K / V vector) in
+  ``FullAttentionSpec`` / ``AttentionSpec`` (full, chunked); ``SlidingWindowSpec.real_page_size_bytes`` ignores the
+  int4 mode in 0.25.0–0.27.1 (full ``h_k + h_v`` bytes), and from 0.28.0 ``customize_spec`` halves it there too
+  (``INT4_SLIDING_HALVED``).  Hybrid attention + mamba alignment sizes the attention page from the same spec
+  (0.26.0 ``platforms/interface.py`` ``_align_hybrid_block_size``: ``FullAttentionSpec(block_size=1).page_size_bytes``;
+  0.29.0 through ``customize_spec``), scales included.  Only ``TRITON_ATTN`` lists these values in
+  ``supported_kv_cache_dtypes`` (no MLA backend does, 0.20.0–0.34.0), so MLA models are refused.
+
+Values vLLM accepts whose layout tpkit does not model (turboquant_*) raise ``PlanInputError``
 (what, received, how to fix) instead of being planned as the model dtype.
 """
 
@@ -41,13 +56,20 @@ if TYPE_CHECKING:
     from tpkit.models.spec import QuantSpec
 
 __all__ = ["KvDtype", "KV_DTYPES", "kv_dtype", "accepted_values", "checkpoint_kv_dtype", "NVFP4_BYTES_PER_ELEMENT",
-           "nvfp4_head_bytes",
+           "nvfp4_head_bytes", "per_token_head_bytes", "PER_TOKEN_HEAD_SCALE_BYTES", "INT4_SLIDING_HALVED",
            "DS_MLA_TOKEN_BYTES"]
 
 NVFP4_BYTES_PER_ELEMENT = 0.5 + 1 / 16
 """bytes per cached element of the nvfp4 layout (fp4 data + one fp8 scale per 16 elements)"""
 DS_MLA_TOKEN_BYTES = 656
 """bytes of one token of one MLA layer in the fp8_ds_mla layout"""
+
+
+PER_TOKEN_HEAD_SCALE_BYTES = 4
+"""one fp32 scale per K (and per V) head vector and token of the per-token-head layouts (module docstring)"""
+INT4_SLIDING_HALVED = (0, 28, 0)
+"""the first release whose sliding-window pages pack int4_per_token_head two values a byte (0.25.0–0.27.1
+``SlidingWindowSpec.real_page_size_bytes`` keeps ``h_k + h_v`` bytes; 0.28.0 ``customize_spec`` halves them)"""
 
 
 def nvfp4_head_bytes(head_size: int) -> int:
@@ -67,10 +89,13 @@ class KvDtype:
     element_dtype: str | None
     """torch storage dtype name; None: the model's"""
     layout: str = "dense"
-    """``dense`` (head × element bytes), ``nvfp4`` (packed data + scales), ``ds_mla`` (656 B per MLA token) or
-    ``unmodelled``"""
+    """``dense`` (head × element bytes), ``nvfp4`` (packed data + scales), ``ds_mla`` (656 B per MLA token),
+    ``per_token_head`` (data + one fp32 scale per K / V head vector, ``per_token_head_bytes``) or ``unmodelled``"""
     since: tuple[int, int, int] = (0, 0, 0)
     """first release (as verified in the wheels) whose ``CacheDType`` accepts the value"""
+
+    nibbles: bool = False
+    """two 4-bit values per storage byte (int4_per_token_head)"""
 
     def head_bytes(self, head_size: int, act_bytes: int) -> int:
         """Bytes of one cached K (or V) head vector of ``head_size`` elements (``act_bytes``: the model dtype)."""
@@ -100,12 +125,22 @@ KV_DTYPES: dict[str, KvDtype] = {d.name: d for d in (
     KvDtype(name="turboquant_4bit_nc", element_bytes=1, element_dtype="uint8", layout="unmodelled", since=_V020),
     KvDtype(name="turboquant_k3v4_nc", element_bytes=1, element_dtype="uint8", layout="unmodelled", since=_V020),
     KvDtype(name="turboquant_3bit_nc", element_bytes=1, element_dtype="uint8", layout="unmodelled", since=_V020),
-    KvDtype(name="int8_per_token_head", element_bytes=1, element_dtype="int8", layout="unmodelled", since=_V020),
-    KvDtype(name="fp8_per_token_head", element_bytes=1, element_dtype="uint8", layout="unmodelled", since=_V020),
-    KvDtype(name="int4_per_token_head", element_bytes=1, element_dtype="uint8", layout="unmodelled",
-            since=(0, 25, 0)),
+    KvDtype(name="int8_per_token_head", element_bytes=1, element_dtype="int8", layout="per_token_head", since=_V020),
+    KvDtype(name="fp8_per_token_head", element_bytes=1, element_dtype="uint8", layout="per_token_head", since=_V020),
+    KvDtype(name="int4_per_token_head", element_bytes=1, element_dtype="uint8", layout="per_token_head",
+            since=(0, 25, 0), nibbles=True),
 )}
 """every ``--kv-cache-dtype`` value tpkit knows (bf16/fp16/half: tpkit spellings of bfloat16/float16)"""
+
+
+def per_token_head_bytes(fmt: KvDtype, k_dim: int, v_dim: int, *, kind: str,
+                         release: tuple[int, ...] | None = None) -> int:
+    """Bytes one KV head of one token costs in one layer of ``kind`` under a per-token-head ``fmt``: the K and V
+    data (``h // 2`` each for int4, except sliding-window layers before ``INT4_SLIDING_HALVED``) plus two fp32
+    scales (module docstring; ``release`` None: the newest examined)."""
+    if fmt.nibbles and (kind != "sliding" or release is None or tuple(release[:3]) >= INT4_SLIDING_HALVED):
+        k_dim, v_dim = k_dim // 2, v_dim // 2
+    return (k_dim + v_dim) * (fmt.element_bytes or 1) + 2 * PER_TOKEN_HEAD_SCALE_BYTES
 
 
 def accepted_values(release: tuple[int, ...]) -> tuple[str, ...]:
@@ -134,7 +169,10 @@ def kv_dtype(value: str | None, release: tuple[int, ...] | None = None, *, mla: 
     if found.layout == "unmodelled":
         raise PlanInputError(f"--kv-cache-dtype {name}: {where} accepts it but tpkit does not model its KV "
                              "layout, and planning it as the model dtype would be wrong; plan with auto, "
-                             "float16, bfloat16, fp8, fp8_e4m3, fp8_e5m2 or nvfp4 instead")
+                             "float16, bfloat16, fp8, fp8_e4m3, fp8_e5m2, nvfp4 or a *_per_token_head value instead")
+    if found.layout == "per_token_head" and mla:
+        raise PlanInputError(f"--kv-cache-dtype {name}: no MLA attention backend of vLLM takes per-token-head KV "
+                             "(only TRITON_ATTN lists it in supported_kv_cache_dtypes); use fp8 or auto for this model")
     if found.layout == "nvfp4" and mla:
         raise PlanInputError(f"--kv-cache-dtype {name}: vLLM has no nvfp4 layout for MLA attention (FlashInfer "
                              "attention only); use fp8 or auto for this model")

@@ -10,7 +10,7 @@ NemotronH Mamba-2; the SSM state dtype per release).  ``pages.build_layout`` tur
 
 from __future__ import annotations
 
-from tpkit.engines.vllm.kvdtype import DS_MLA_TOKEN_BYTES, KvDtype
+from tpkit.engines.vllm.kvdtype import DS_MLA_TOKEN_BYTES, KvDtype, per_token_head_bytes
 from tpkit.engines.vllm.kvgroups import cdiv
 from tpkit.engines.vllm.versions import VllmRules
 from tpkit.errors import PlanInputError
@@ -77,10 +77,11 @@ def head_shape(model: ModelSpec, kind: str, tp: int) -> tuple[int, int, int] | N
 
 
 def per_token_bytes(model: ModelSpec, kind: str, tp: int, dtype_bytes: int, kv_format: KvDtype | None = None,
-                     indexer_bytes: int = 0) -> int:
+                     indexer_bytes: int = 0, release: tuple[int, ...] | None = None) -> int:
     """Bytes one token costs in one layer of ``kind`` on one rank; ``kv_format`` (``engines.vllm.kvdtype``): the
     packed layouts (nvfp4: data + scales per head vector; fp8_ds_mla: a 656-byte MLA record); ``indexer_bytes``:
-    the DSA indexer keys each MLA layer adds (``dsa_indexer_token_bytes``)."""
+    the DSA indexer keys each MLA layer adds (``dsa_indexer_token_bytes``); per-token-head layouts add two fp32
+    scales per KV head (``kvdtype.per_token_head_bytes``, which reads ``release``)."""
     if kind == "mla":
         if kv_format is not None and kv_format.layout == "ds_mla":
             return DS_MLA_TOKEN_BYTES + indexer_bytes
@@ -89,6 +90,8 @@ def per_token_bytes(model: ModelSpec, kind: str, tp: int, dtype_bytes: int, kv_f
     k_dim, v_dim = (model.kv_head_dim(kind),) * 2 if model.per_kind_kv else (model.head_dim, model.v_head_dim)
     if kv_format is not None and kv_format.layout == "nvfp4":
         return heads * (kv_format.head_bytes(k_dim, dtype_bytes) + kv_format.head_bytes(v_dim, dtype_bytes))
+    if kv_format is not None and kv_format.layout == "per_token_head":
+        return heads * per_token_head_bytes(kv_format, k_dim, v_dim, kind=kind, release=release)
     return heads * (k_dim + v_dim) * dtype_bytes
 
 

@@ -154,8 +154,7 @@ def build_layout(model: ModelSpec, parallel: ParallelSpec, *, block_size: int, e
     kinds = stage_layer_kinds(model, parallel.pp, chunked_hybrid=rules.chunked_local_hybrid and era != "v0",
                               split=pp_split(rules.release, parallel), stage=getattr(parallel, "stage", None))
     counts = _counts(kinds, era)
-    indexer = dsa_indexer_token_bytes(model, rules.release)
-    tok = {k: per_token_bytes(model, k, parallel.tp, dtype_bytes, kv_format, indexer) for k in counts if k != "linear"}
+    tok = _token_bytes(model, counts, parallel.tp, dtype_bytes, kv_format, rules.release)
     if era == "v0" and "mla" in tok and V0_MLA_ALIGN[0] <= rules.release < V0_MLA_ALIGN[1]:
         tok["mla"] = v0_mla_aligned_token_bytes(model, dtype_bytes, act_bytes)  # 0.7.2–0.7.3 CacheEngine padding
     uniform_draft = draft is not None and len(counts) == 1 and next(iter(counts)) in ("full", "mla") \
@@ -201,6 +200,13 @@ def build_layout(model: ModelSpec, parallel: ParallelSpec, *, block_size: int, e
                        draft_kind=draft.kind)
     return replace(layout, draft_layers=draft.num_layers, draft_page_bytes=Bytes(pages[key]), draft_kind=draft.kind,
                    draft_merged=key != "draft")
+
+
+def _token_bytes(model: ModelSpec, counts: dict[str, int], tp: int, dtype_bytes: int, kv_format: KvDtype | None,
+                 release: tuple[int, int, int]) -> dict[str, int]:
+    """Bytes one token costs per attention kind (``layer_bytes.per_token_bytes``, the DSA indexer keys included)."""
+    indexer = dsa_indexer_token_bytes(model, release)
+    return {k: per_token_bytes(model, k, tp, dtype_bytes, kv_format, indexer, release) for k in counts if k != "linear"}
 
 
 def _check_pages(pages: dict[str, int], rules: VllmRules, draft: DraftKv | None) -> None:

@@ -111,11 +111,11 @@ def _drafter(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: 
              rules: VllmRules) -> Drafter | None:
     if r.spec is None:
         return None
-    if r.kv_format is not None and r.kv_format.layout != "dense":
+    if r.kv_format is not None and r.kv_format.layout not in ("dense", "per_token_head"):
         raise PlanInputError(f"--kv-cache-dtype {r.kv_format.name} with --speculative-config: tpkit does not model "
                              "the drafter's packed KV pages; plan without the drafter or with fp8/auto KV")
     return plan_drafter(model, r.spec, parallel, kv_bytes=r.kv_bytes, act_dtype=r.act_dtype,
-                        target_quantization=options.quantization, release=rules.release)
+                        target_quantization=options.quantization, release=rules.release, kv_format=r.kv_format)
 
 
 def _draft_lines(drafter: Drafter | None, layout: KvLayout, cap: KvCapacity, r: Resolved, *, dsv4: bool,
