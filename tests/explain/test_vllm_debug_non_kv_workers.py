@@ -53,6 +53,17 @@ def test_pp4_the_last_stage_is_the_tightest():
     assert lo <= e.kv_printed == 2_257_264 <= hi
 
 
+def test_the_rank_header_names_the_derived_worker_that_sizes_the_pool():
+    """The header keeps the rank whose printed lines are read (Worker_PP0) and says that the derived, tighter
+    worker sizes the pool (session 24: it named only PP0); where no worker is derived it is the rank's reason."""
+    e = explain_log(_text("vl_1019"))
+    assert e.rank == "Worker_PP0" and e.anchored.sized_by == "Worker_PP3"
+    assert "the pool is sized by Worker_PP3" in e.rank_reason
+    assert e.to_dict()["rank"] == {"label": "Worker_PP0", "reason": e.rank_reason}
+    plain = explain_log(_text("vl_1016"))
+    assert plain.anchored.sized_by is None and "sized by" not in plain.rank_reason
+
+
 def test_tp_workers_with_debug_lines_count_as_shown():
     """vl_1016 (tp 2, 0.19.0): rank 1 prints only the DEBUG line, its derived memory lies above rank 0's printed
     one, so rank 0's stays the pool and no worker is left unshown: the range is not widened down."""

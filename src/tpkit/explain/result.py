@@ -232,10 +232,21 @@ def explain_parsed(parsed: ParsedLog, *, rank: int | str | None = None, flags: d
         diagnosis = _unknown_engine(parsed)
         missing.append("engine: neither SGLang nor vLLM recognised (pass --engine)")
     alternatives = getattr(anchored, "tokens_alternatives", ()) if anchored is not None else ()
-    return Explanation(parsed=parsed, context=ctx, rank=view.rank.label, rank_reason=view.reason, rows=rows,
+    return Explanation(parsed=parsed, context=ctx, rank=view.rank.label, rank_reason=_rank_reason(view, anchored),
+                       rows=rows,
                        kv_printed=printed, kv_predicted=_predicted(printed, rng, alternatives), kv_predicted_range=rng,
                        kv_source=kv_source, anchored=anchored, diagnosis=diagnosis, missing=tuple(missing),
                        kv_predicted_alternatives=alternatives)
+
+
+def _rank_reason(view, anchored) -> str:
+    """Why this rank's lines are read, and, where a tighter worker's available memory is derived (vLLM: a worker
+    that prints only the DEBUG non-KV line), that the pool is sized by that worker, not by the rank shown."""
+    sized_by = getattr(anchored, "sized_by", None)
+    if not sized_by or sized_by == view.rank.label:
+        return view.reason
+    return (f"{view.reason}; the pool is sized by {sized_by}, whose available memory is derived from its DEBUG "
+            "non-KV line and lies below every printed worker's (see the ledger)")
 
 
 def _sglang_missing(anchored, ctx: Context) -> list[str]:

@@ -61,6 +61,9 @@ class VllmAnchored:
     per_worker: str | None = None
     """vLLM 0.8.2–0.11.0 (``VllmRules.capacity_per_worker``) with more than one worker: how the printed capacity
     line(s) pair with the workers whose available memory the log prints, in words (None otherwise)"""
+    sized_by: str | None = None
+    """the worker whose available memory sizes the pool where it is derived, not printed (a worker that prints only
+    the DEBUG non-KV line and is tighter than every printed one: ``explain.vworkers``), None otherwise"""
 
 
 def _min_available(parsed: ParsedLog):
@@ -83,8 +86,8 @@ def anchor_vllm(parsed: ParsedLog, view: RankView, ctx: Context) -> VllmAnchored
     weights, parts, activation = _profile_rows(view, rows, use)
     # vLLM ≥ 0.34's warm-up measurement (only an extensible KV cache prints it; explain.vextensible, imported then)
     extensible = any(a.name in ("warmup_free", "kv_extended_blocks") for a in parsed.anchors)
-    avail_a, available, non_kv = _available_rows(parsed, view, rows, requested, weights, parts, use,
-                                                 extensible=extensible)
+    avail_a, available, non_kv, sized_by = _available_rows(parsed, view, rows, requested, weights, parts, use,
+                                                           extensible=extensible)
     # the release's default block where the log prints none (vLLM 0.34: 64, CacheConfig.DEFAULT_BLOCK_SIZE)
     block = int(ctx.get("page_size") or getattr(rules, "default_block_size", 16) or 16)
     release_known = not may_print_per_worker(ctx)
@@ -136,7 +139,7 @@ def anchor_vllm(parsed: ParsedLog, view: RankView, ctx: Context) -> VllmAnchored
                         tokens_printed=tokens_printed, tokens_predicted=rebuilt.predicted,
                         token_bytes=rebuilt.token_bytes, token_bytes_source=rebuilt.source, block_size=rebuilt.block,
                         tokens_alternatives=rebuilt.alternatives, per_worker=per_worker,
-                        pool=pool.pool if pool is not None else None, warmup=pool)
+                        pool=pool.pool if pool is not None else None, warmup=pool, sized_by=sized_by)
 
 
 def _total_row(parsed: ParsedLog, view: RankView, ctx: Context, rows: list[Row]) -> Iv | None:
@@ -223,7 +226,8 @@ def _profile_rows(view: RankView, rows: list[Row], use: GraphEstimateUse) -> tup
 
 def _available_rows(parsed: ParsedLog, view: RankView, rows: list[Row], requested: Iv | None, weights: Iv | None,
                     parts: list[Iv], use: GraphEstimateUse, *, extensible: bool = False):
-    """(the smallest worker's 'Available KV cache memory' anchor, its interval, the non-KV residual) and their
+    """(the smallest worker's 'Available KV cache memory' anchor, its interval, the non-KV residual, the label of a
+    tighter worker whose available memory is derived or None) and their
     rows: available checked against requested − the printed terms (the ≥ 0.27 print: requested − consumed − the
     printed peak activation, which holds the applied CUDA-graph estimate); the residual against the DEBUG print.
     Only the *applied* estimate is subtracted (``explain.vpeak``)."""
@@ -232,9 +236,10 @@ def _available_rows(parsed: ParsedLog, view: RankView, rows: list[Row], requeste
     zero = Iv(low=Bytes(0), high=Bytes(0))
     graphs = use.subtracted
     consumed = view.last("consumed_memory")
-    tight_row, nkv = None, view.last("non_kv_cache_memory")
+    tight_row, nkv, sized_by = None, view.last("non_kv_cache_memory"), None
     if available is not None:
         available, tight_row, nkv = _tightest_derived(parsed, requested, use, available, nkv)
+        sized_by = nkv.rank.label if tight_row is not None else None
     non_kv = None
     if requested is not None and available is not None:
         non_kv = requested - available - graphs
@@ -267,7 +272,7 @@ def _available_rows(parsed: ParsedLog, view: RankView, rows: list[Row], requeste
     if nkv and non_kv is not None:
         rows.append(printed_row("non-KV memory (printed, DEBUG)", nkv, nkv.meaning, derived=non_kv,
                                 derived_from="requested − available − the applied graph estimate"))
-    return avail_a, available, non_kv
+    return avail_a, available, non_kv, sized_by
 
 
 def _tightest_derived(parsed: ParsedLog, requested: Iv | None, use: GraphEstimateUse, available: Iv, nkv):
