@@ -64,8 +64,10 @@ PLAN_FLAGS = frozenset({
     "--pp-layer-partition",
 })
 EXPLAIN_FLAGS = (PLAN_FLAGS - {"--machine", "--num-gpus", "--tpkit-allreduce", "--from-log", "--pp-layer-partition",
-                                "--list-gpus", "--list-models", "--link", "--no-p2p", "--p2p", "--nnodes"}) | {"--rank", "--model"}
-"""``tpkit explain LOG``: the plan flags that describe a run fill what the log does not print"""
+                                "--list-gpus", "--list-models", "--link", "--no-p2p", "--p2p", "--nnodes"}) | {
+    "--rank", "--model", "--memory-virtualiser"}
+"""``tpkit explain LOG``: the plan flags that describe a run fill what the log does not print; --memory-virtualiser
+(helper miss24): a HAMi slice set in the pod spec, which the log does not print"""
 PROBE_FLAGS = frozenset({"-h", "--help", "--json", "--out", "--no-nvml"})
 BENCH_ALLREDUCE_FLAGS = frozenset({
     "-h", "--help", "--nproc", "--backend", "--device", "--dtype", "--min-size", "--max-size", "--iters",

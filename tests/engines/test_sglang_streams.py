@@ -134,3 +134,39 @@ def test_explain_reads_hami_from_the_log_and_drops_the_pool():
     assert not any(r.item.startswith("torch stream pool") for r in sliced.anchored.rows)
     shift = sliced.anchored.rest.mid.bytes - plain.anchored.rest.mid.bytes
     assert abs(shift - 0.15 * 70 * 2**20) <= 1  # the slack's share of the pool comes back to the budget
+
+
+def test_memory_virtualiser_flag_says_what_the_pod_spec_says():
+    """Helper miss24: a HAMi slice is set in the pod spec (``nvidia.com/gpumem``), which the log need not print;
+    ``tpkit explain --memory-virtualiser HAMi`` tells explain, and the pool is dropped as for a log that names HAMi
+    (the slack's share comes back to the budget).  Without the flag or the words the pool stays charged."""
+    flags = {"model": "Qwen/Qwen3-8B", "engine_version": "0.5.20", "gpu": "H100-SXM-80GB"}
+    plain = explain_log(_LOG, flags=flags)
+    told = explain_log(_LOG, flags={**flags, "memory_virtualiser": "HAMi"})
+    assert plain.anchored.stream_pool is not None and told.anchored.stream_pool is None
+    assert told.context.values["memory_virtualiser"] == "HAMi"
+    assert told.context.sources["memory_virtualiser"] == "flag --memory-virtualiser"
+    assert told.context.contradictions == ()
+    shift = told.anchored.rest.mid.bytes - plain.anchored.rest.mid.bytes
+    assert abs(shift - 0.15 * 70 * 2**20) <= 1
+    said = explain_log("# pod in a HAMi slice (nvidia.com/gpumem 38000)\n" + _LOG,
+                       flags={**flags, "memory_virtualiser": "HAMi"})  # the log says it too: the log's line is kept
+    assert said.context.sources["memory_virtualiser"].startswith("log line 1")
+
+
+def test_memory_virtualiser_cli_takes_hami_in_any_case_and_refuses_other_names(tmp_path, capsys):
+    import pytest
+
+    from tpkit.cli import main
+
+    log = tmp_path / "server.log"
+    log.write_text(_LOG)
+    base = ["explain", str(log), "--model", "Qwen/Qwen3-8B", "--engine-version", "0.5.20", "--gpu", "H100-SXM-80GB"]
+    assert main(base + ["--memory-virtualiser", "hami", "--json"]) == 0
+    out = capsys.readouterr().out
+    assert '"memory_virtualiser": "HAMi"' in out and '"memory_virtualiser": "flag --memory-virtualiser"' in out
+    with pytest.raises(SystemExit) as exc:
+        main(base + ["--memory-virtualiser", "mig"])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert "--memory-virtualiser" in err and "'mig'" in err and "HAMi" in err and "Traceback" not in err

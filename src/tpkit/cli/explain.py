@@ -24,7 +24,7 @@ MAX_LOG_BYTES = 2 * 2**30
 """a larger file is refused (read into memory whole)"""
 
 
-OWN_DESTS = frozenset({"model", "engine", "gpu", "gpu_memory", "tp", "pp", "dp", "ep"})
+OWN_DESTS = frozenset({"model", "engine", "gpu", "gpu_memory", "memory_virtualiser", "tp", "pp", "dp", "ep"})
 """the dests of ``tpkit explain``'s own flags that fill the run (beside LOG, --rank and --json); every other flag
 comes from the engines' options (``cli.engine_flags``)"""
 
@@ -33,7 +33,8 @@ def _own_options() -> frozenset[str]:
     from tpkit.cli import PARALLEL_ALIASES
 
     layout = {o for name in ("tp", "pp", "dp", "ep") for o in (f"--{name}", *PARALLEL_ALIASES[name])}
-    return frozenset({"--rank", "--model", "--engine", "--gpu", "--gpu-memory", "--json", *layout})
+    return frozenset({"--rank", "--model", "--engine", "--gpu", "--gpu-memory", "--memory-virtualiser", "--json",
+                      *layout})
 
 
 def _needs_engine_flags(argv: list[str] | None) -> bool:
@@ -65,6 +66,10 @@ def register(sub, argv: list[str] | None = None) -> None:
                    help="the engine, when the log does not say")
     p.add_argument("--gpu", default=None, help="GPU name when the log does not print it, e.g. H100")
     p.add_argument("--gpu-memory", default=None, metavar="SIZE", help="device memory with a unit, e.g. 96GiB")
+    p.add_argument("--memory-virtualiser", type=memory_virtualiser, default=None, metavar="NAME",
+                   help="the GPU-memory virtualiser the server ran under, when the log does not name it: HAMi (a "
+                        "vGPU slice, nvidia.com/gpumem on the pod); its reported free memory leaves out what its "
+                        "hooks do not record (SGLang's stream pool)")
     for name in ("tp", "pp", "dp", "ep"):
         p.add_argument(f"--{name}", *PARALLEL_ALIASES[name], dest=name, type=int, default=None,
                        help=f"{name.upper()} size when the log does not print it")
@@ -74,6 +79,19 @@ def register(sub, argv: list[str] | None = None) -> None:
         add_engine_flags(p, {})
     p.add_argument("--json", action="store_true", help="machine-readable output (schema tpkit.explain/1)")
     p.set_defaults(func=run_explain)
+
+
+def memory_virtualiser(text: str) -> str:
+    """``--memory-virtualiser``: the one virtualiser tpkit has a rule for (``engines.sglang.streams.UNSEEN_BY``),
+    any case; anything else is refused with the names it takes."""
+    import argparse
+
+    from tpkit.engines.sglang.streams import UNSEEN_BY
+
+    if str(text).strip().lower() in (UNSEEN_BY.lower(), "hami-core"):
+        return UNSEEN_BY
+    raise argparse.ArgumentTypeError(f"got {text!r}; tpkit knows one GPU-memory virtualiser, {UNSEEN_BY} (HAMi-core, "
+                                     "a vGPU slice set by nvidia.com/gpumem); leave the flag out for a whole GPU")
 
 
 def read_log(path: str) -> bytes:

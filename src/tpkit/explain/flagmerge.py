@@ -14,7 +14,7 @@ from tpkit.logs.engine import pre_release_ends
 from tpkit.logs.settings import flag_settings, same_quantization
 
 __all__ = ["FLAG_SETTINGS",
-           "apply_flags", "engine_and_version", "logged_values", "prefix_caching_flag"]
+           "apply_flags", "engine_and_version", "logged_values", "prefix_caching_flag", "virtualiser_flag"]
 
 FLAG_SETTINGS = flag_settings((
     "tp", "pp", "dp", "ep", "mem_fraction_static", "gpu_memory_utilization", "context_length", "max_model_len",
@@ -73,7 +73,8 @@ def logged_values(run, text_settings: dict | None) -> tuple[dict, dict]:
 
 def apply_flags(flags: dict, values: dict, sources: dict, contradictions: list) -> None:
     """The flags of ``FLAG_SETTINGS`` fill what the log leaves open; one that differs from the log's value is a
-    contradiction (the log's value stays)."""
+    contradiction (the log's value stays); ``--memory-virtualiser`` by ``virtualiser_flag``."""
+    virtualiser_flag(flags, values, sources)
     for flag, name in FLAG_SETTINGS.items():
         if flag not in flags:
             continue
@@ -102,6 +103,18 @@ def prefix_caching_flag(flags: dict, values: dict, sources: dict, contradictions
         return
     values["enable_prefix_caching"] = given
     sources["enable_prefix_caching"] = "flag --" + ("" if given else "no-") + "enable-prefix-caching"
+
+
+def virtualiser_flag(flags: dict, values: dict, sources: dict) -> None:
+    """``--memory-virtualiser HAMi``: the server ran in a HAMi slice (its free memory does not see the stream pool,
+    ``engines.sglang.streams``) though the log does not say so (the slice is in the pod spec, not the log).  A log
+    that names HAMi (``result.free_form_settings``) already sets it; the flag names the one virtualiser there is, so
+    it fills the gap and never contradicts."""
+    given = flags.get("memory_virtualiser")
+    if given is None or "memory_virtualiser" in values:
+        return
+    values["memory_virtualiser"] = given
+    sources["memory_virtualiser"] = "flag --memory-virtualiser"
 
 
 def _engine_from_failures(parsed: ParsedLog) -> str | None:
