@@ -187,6 +187,13 @@ TB_3090_TOTAL = (
     "vLLM 0.17.1 sizes the budget as this total x util (v1/worker/utils.py request_memory)")
 
 
+# helper bl24: the --speculative-config of the SpecDecoding-Study starts that load a head (the command's JSON, the head
+# named by its config file in tests/validation/configs)
+_BL24_E3 = '{"method": "eagle3", "model": "yuhuili--EAGLE3-LLaMA3.1-Instruct-8B.json", "num_speculative_tokens": 5, "draft_tensor_parallel_size": 1}'
+_BL24_E1 = '{"method": "eagle", "model": "yuhuili--EAGLE-LLaMA3-Instruct-8B.json", "num_speculative_tokens": 5, "draft_tensor_parallel_size": 1}'
+_BL24_SPEC = {**{c: _BL24_E1 for c in ("vp_883", "vp_885")},
+              **{c: _BL24_E3 for c in ("vp_890", "vp_891", "vp_892", "vp_893", "vp_899", "vp_900", "vp_901", "vp_902")}}
+
 VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     "vp_001": ("0.2.4", "PR #2031's 'Current main' (2023-12-12): the max_memory_allocated profile of the v0.2.4 wheel; "
                         "v0.2.5 ships the PR", {}, None),
@@ -1428,6 +1435,14 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # --max-model-len=8192 --no-enable-prefix-caching`, TP / PP / fp8-KV / online-fp8 / dtype variants) (vp_864-vp_882)
     **{f"vp_{n}": ("0.19.0", "printed 'version 0.19.0' / 'Initializing a V1 LLM engine (v0.19.0)'",
                    {"enable_prefix_caching": False}, None) for n in range(864, 883)},
+    # helper bl24 (2026-12-06, session 24), added blind: manojarulmurugan/SpecDecoding-Study-vLLM-SGLang's committed
+    # vLLM 0.24.0 server logs (Colab A100-SXM4-80GB / 40GB; Llama-3-8B / Llama-3.1-8B, fp16 / GPTQ / AWQ, fp8 KV,
+    # EAGLE / EAGLE-3 heads; prefix caching off). The head's --speculative-config names its config file kept with the
+    # cases (tests/validation/harness.py resolves it) (vp_883-vp_902)
+    **{f"vp_{n}": ("0.24.0", "printed 'version 0.24.0' / 'Initializing a V1 LLM engine (v0.24.0)'",
+                   {"enable_prefix_caching": False, **({"speculative_config": _BL24_SPEC[f"vp_{n}"]}
+                                                        if f"vp_{n}" in _BL24_SPEC else {})}, None)
+       for n in range(883, 903)},
 }
 
 _A100_QWEN_MTP = {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 1,

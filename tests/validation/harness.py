@@ -67,6 +67,11 @@ def inputs(case: dict):
     draft = flags.get("speculative_draft_model_path")
     if draft and (CONFIGS / draft).exists():  # a draft config kept with the case configs
         flags["speculative_draft_model_path"] = str(CONFIGS / draft)
+    spec = flags.get("speculative_config")  # vLLM: a drafter "model" named by its config file kept with the cases
+    if isinstance(spec, str) and '"model"' in spec:
+        data = json.loads(spec)
+        if str(data.get("model", "")).endswith(".json") and (CONFIGS / data["model"]).exists():
+            flags["speculative_config"] = json.dumps({**data, "model": str(CONFIGS / data["model"])})
     links = link_choice(link=flags.pop("link", None), no_p2p=bool(flags.pop("no_p2p", False)),
                         nnodes=flags.pop("nnodes", None), num_gpus=parallel.num_gpus)  # tpkit plan's --link/--no-p2p/--nnodes
     options = engine.options(engine_version=case["tpkit_engine_version"], links=links, **flags)
