@@ -1816,6 +1816,11 @@ SGLANG_PUBLIC = {
     # request-to-token table, by (running slots + 1) x 32 x 4 bytes
     "gs_352": ("0.5.19", "the run's engine metadata and server_info: 'sglang': '0.5.19' (cu129 wheels)",
                {"dtype": "float16", "disable_radix_cache": True, "context_length": 32768}, None),
+    # helper gs24b (2026-12-06, session 24), added blind from issue threads: sglang#7227's RTX 5090 start of
+    # Qwen3-8B-FP8 (tp 1, context 8000, other flags at their defaults), pip-installed on 2025-06-19 (0.4.7.post1, the
+    # newest release that day); the pool is printed before the CUDA-graph capture that crashed
+    "gs_373": ("0.4.7", "not printed: PyPI install on 2025-06-19, newest release 0.4.7.post1 (built 2025-06-16); "
+                        "server_args fields of 0.4.7", {}, None),
 }
 
 # --- vLLM ------------------------------------------------------------------------------------------------------
