@@ -1819,8 +1819,8 @@ SGLANG_PUBLIC = {
     # helper gs24b (2026-12-06, session 24), added blind from issue threads: sglang#7227's RTX 5090 start of
     # Qwen3-8B-FP8 (tp 1, context 8000, other flags at their defaults), pip-installed on 2025-06-19 (0.4.7.post1, the
     # newest release that day); the pool is printed before the CUDA-graph capture that crashed
-    "gs_373": ("0.4.7", "not printed: PyPI install on 2025-06-19, newest release 0.4.7.post1 (built 2025-06-16); "
-                        "server_args fields of 0.4.7", {}, None),
+    "gs_373": ("0.4.7", "0.4.7.post1: the traceback's line numbers (scheduler.py 2546 / 312) are that wheel's; PyPI "
+                        "install on 2025-06-19, newest release 0.4.7.post1 (built 2025-06-16)", {}, None),
     # helper gs24b: sglang#14173's Qwen3-VL-32B-Instruct-FP8 start (tp 1, --quantization fp8, defaults) on a main
     # checkout of 2025-12-01, two days before 0.5.6; the GPU inferred from 177.74 GiB free before the weights (B200)
     "gs_374": ("0.5.6", "main checkout of 2025-12-01 (server_args has 0.5.6's fastapi_root_path; 0.5.6 released "
