@@ -1831,6 +1831,15 @@ SGLANG_PUBLIC = {
     # request-to-token table, by (running slots + 1) x 32 x 4 bytes
     "gs_352": ("0.5.19", "the run's engine metadata and server_info: 'sglang': '0.5.19' (cu129 wheels)",
                {"dtype": "float16", "disable_radix_cache": True, "context_length": 32768}, None),
+    # helper gs24b (2026-12-06, session 24), added blind from issue threads: sglang#7227's RTX 5090 start of
+    # Qwen3-8B-FP8 (tp 1, context 8000, other flags at their defaults), pip-installed on 2025-06-19 (0.4.7.post1, the
+    # newest release that day); the pool is printed before the CUDA-graph capture that crashed
+    "gs_373": ("0.4.7", "0.4.7.post1: the traceback's line numbers (scheduler.py 2546 / 312) are that wheel's; PyPI "
+                        "install on 2025-06-19, newest release 0.4.7.post1 (built 2025-06-16)", {}, None),
+    # helper gs24b: sglang#14173's Qwen3-VL-32B-Instruct-FP8 start (tp 1, --quantization fp8, defaults) on a main
+    # checkout of 2025-12-01, two days before 0.5.6; the GPU inferred from 177.74 GiB free before the weights (B200)
+    "gs_374": ("0.5.6", "main checkout of 2025-12-01 (server_args has 0.5.6's fastapi_root_path; 0.5.6 released "
+                        "2025-12-03)", {}, None),
 }
 
 # --- vLLM ------------------------------------------------------------------------------------------------------

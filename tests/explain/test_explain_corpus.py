@@ -241,6 +241,11 @@ KNOWN_MISSES = {
     # 78-126 MiB taken there, but no size is in the wheel and one uniform term turns sg_070 (0.5.7) and sg_104
     # (0.5.5-0.5.6) into misses at 64 MiB: not charged (docs/accuracy.md §7.2 miss24)
     "sg_527", "sg_528", "sg_529",
+    # helper gs24b (2026-12-06, session 24, blind): sg_563 (gs_373: 0.4.7.post1, Qwen3-8B-FP8 on an RTX 5090, no 'Load
+    # weight begin' in the excerpt) prints 339 tokens (~48 MiB) below the rebuilt range, as sg_528 (0.4.7.post1, an
+    # FP8 checkpoint) does; sg_564 (gs_374: main of 2025-12-01, Qwen3-VL-32B-Instruct-FP8 with --quantization fp8 on a
+    # card inferred as a B200, assembled config) prints 512 tokens (128 MiB) above it. Not read further this round.
+    "sg_563", "sg_564",
     # helper bl23 (2026-12-06, blind): vl_1004 / vl_1005 (gemma-2-9b-it, vLLM 0.20.1 on an RTX PRO 6000) print 34 / 53
     # tokens above the rebuilt range: tpkit reads google/gemma-2-9b-it's config.json (no layer_types, no
     # sliding_window_pattern) as 42 sliding-window layers (models/layers.py, the Mistral rule), where transformers
@@ -699,8 +704,8 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     rows = _capacity_rows()
     misses = {r["id"] for r in rows if r["outcome"] == "miss"}
     assert misses <= KNOWN_MISSES, sorted(misses - KNOWN_MISSES)
-    assert len(misses) <= 23  # miss24: 28 -> 23
-    assert len(rows) == 455
+    assert len(misses) <= 25  # miss24: 28 -> 23; gs24b: + sg_563, sg_564
+    assert len(rows) == 457  # + helper gs24b (2026-12-06): sg_563 / sg_564 print the anchor and miss blind
     sg402 = next(r for r in rows if r["id"] == "sg_402")
     assert sg402["outcome"] == "bound" and sg402["printed"] == 997846 and "KV budget sample:" in sg402["why"]
     gb10_mm = {r["id"]: r for r in rows if "second copy of the HF processor" in r["why"]}

@@ -232,8 +232,8 @@ def test_capacity_logs_with_a_config_do_not_regress():
     the EAGLE-3 head's config as a quoted --speculative-config) print the anchor: 455 and 438. Helper miss24 (2026-12-06): sg_529 takes BAAI/bge-m3's config and vl_943 the corpus's
     MiniMax-M2 architecture block (its recipe's checkpoint, cyankiwi/MiniMax-M2.7-AWQ-4bit); merged (lead, session 24): 455 and 440."""
     anchored = [e for e in MAP if _prints_capacity_anchor(e)]
-    assert len(anchored) == 455  # + helper bl23b (2026-12-06): vl_1015-vl_1029; + helper bl24: vl_1030-vl_1044
-    assert sum(1 for e in anchored if e["config"]) >= 440
+    assert len(anchored) == 457  # + bl23b: vl_1015-vl_1029; + bl24: vl_1030-vl_1044; + gs24b: sg_563, sg_564
+    assert sum(1 for e in anchored if e["config"]) >= 442
 
 
 # --- plan flags quoted from the source threads (issue 12: "Plan flags given on the command line fill in what the
