@@ -79,6 +79,8 @@ def _total(lines) -> Bytes:
 # one buffer rounded to the 512 MiB multicast granularity on SM 9.0: vllm current column on H100 at tp 2, 4 and 8.
 # Helper cur17 (2026-12-05): the "current" column is now named "0.33" (current = 0.34, whose extensible KV cache sizes
 # the pool another way); its numbers are unchanged.
+# Helper ev24 (2026-12-06): nccl[pcie:2] 0.240 -> 0.245 GiB (sg-16920 subtracts sglang_tp1_init[all], 0.01 -> 0.00 GiB
+# with ex22's sg_527 / sg_529 rows): every column on RTX-PRO-6000 at tp 2, 28-32 tokens fewer.
 BEFORE_THE_FEATURE = {
     ("H100", 1): (0, 0, 0, 0, 0),
     ("H100", 2): (0, 10_481, 16_112, 1_328, 22_240),
@@ -89,7 +91,7 @@ BEFORE_THE_FEATURE = {
     ("L40S", 4): (42_872, 0, 79_824, 74_944, 74_944),
     ("L40S", 8): (500_871, 365_584, 586_704, 577_024, 577_024),
     ("RTX-PRO-6000", 1): (0, 0, 0, 0, 0),
-    ("RTX-PRO-6000", 2): (97_327, 101_593, 115_952, 94_688, 118_000),
+    ("RTX-PRO-6000", 2): (97_299, 101_565, 115_920, 94_656, 117_968),
     ("RTX-PRO-6000", 4): (616_890, 622_952, 663_952, 621_408, 668_336),
     ("RTX-PRO-6000", 8): (1_649_060, 1_621_649, 1_754_976, 1_669_968, 1_763_808),
 }

@@ -30,12 +30,14 @@ def test_threads_per_sm_by_compute_capability():
 
 def test_the_model_is_pinned_and_beats_the_pooled_cell_leaving_one_family_out():
     m = _model_json()
-    assert m["n_gpus"] == 9 and m["n_samples"] == 25 and m["below_n"] == 3 and m["use"] is True
-    assert m["intercept_bytes"] / GIB == pytest.approx(0.167, abs=0.001)
-    assert m["bytes_per_resident_thread"] == pytest.approx(1570, abs=1)  # ≈ 1.5 KiB per resident thread
-    assert m["uncertainty_bytes"] / GIB == pytest.approx(0.177, abs=0.001)
-    assert m["loo_family_mae_gib"] == pytest.approx(0.077, abs=0.001)
-    assert m["loo_family_pooled_mae_gib"] == pytest.approx(0.114, abs=0.001)
+    # helper ev24 (2026-12-06): sg_527 (H200, 0.60) is the 26th sample; sglang_tp1_init[all] 0.01 -> 0.00 GiB raises
+    # the rows that subtract it by 0.01 (sg_042 L40S, sg_063 A100): 0.167 GiB + 1570 B -> 0.164 GiB + 1611 B
+    assert m["n_gpus"] == 9 and m["n_samples"] == 26 and m["below_n"] == 3 and m["use"] is True
+    assert m["intercept_bytes"] / GIB == pytest.approx(0.164, abs=0.001)
+    assert m["bytes_per_resident_thread"] == pytest.approx(1611, abs=1)  # ≈ 1.6 KiB per resident thread
+    assert m["uncertainty_bytes"] / GIB == pytest.approx(0.175, abs=0.001)
+    assert m["loo_family_mae_gib"] == pytest.approx(0.0775, abs=0.001)
+    assert m["loo_family_pooled_mae_gib"] == pytest.approx(0.115, abs=0.001)
     # the public validation logs (gs_001, gs_050: RTX 5080 / 5060 Ti) stay out of the fit
     assert {p["gpu"] for p in m["points"]}.isdisjoint({"RTX-5080", "RTX-5060-Ti-16GB"})
     assert {x["row"] for x in m["leave_one_family_out"]}.isdisjoint({"gs_001", "gs_050"})
@@ -63,7 +65,7 @@ def test_a_family_with_fewer_than_three_samples_takes_the_model(name, family, n_
 
 def test_the_model_nominals_of_the_small_families():
     got = {n: round(cuda_context(lookup_gpu(n)).bytes.bytes / GIB, 3) for n in ("T4", "A100-SXM-80GB", "B200", "RTX-3090")}
-    assert got == {"T4": 0.227, "A100-SXM-80GB": 0.490, "B200": 0.610, "RTX-3090": 0.351}
+    assert got == {"T4": 0.226, "A100-SXM-80GB": 0.496, "B200": 0.619, "RTX-3090": 0.353}  # ev24: 0.227 / 0.490 / 0.610 / 0.351
 
 
 @pytest.mark.parametrize("name,family", [("H100", "hopper"), ("L4", "ada"), ("RTX-5060-Ti-16GB", "blackwell-consumer")])

@@ -44,12 +44,11 @@ from __future__ import annotations
 
 from tpkit.engines.vllm.backend_choice import auto_attention_backend
 from tpkit.engines.vllm.versions import VllmRules
-from tpkit.errors import PlanInputError
 from tpkit.records import dataclass
 from tpkit.units import Bytes, GiB, KiB, MiB, gib_text
 
 __all__ = ["GraphEstimate", "GraphSample", "GRAPH_EVIDENCE", "capture_sizes", "full_capture_sizes", "graph_counts",
-           "CUDAGRAPH_MODES", "spec_decode_rounding_applies", "spec_decode_rounded_sizes",
+           "CUDAGRAPH_MODES",
            "estimate_cudagraph_memory", "mechanism_estimate", "auto_attention_backend",
            "FIRST_CAPTURE_BYTES", "PER_GRAPH_LAYER_BYTES", "FLASHINFER_WORKSPACE_BYTES", "ESTIMATE_BAND_BYTES",
            "ROCM_GRAPH_EVIDENCE", "ROCM_PER_GRAPH_LAYER_BYTES"]
@@ -262,6 +261,26 @@ GRAPH_EVIDENCE: tuple[GraphSample, ...] = (
     GraphSample(source="vl_903", study="search-index file id 65863227652", model="Qwen/Qwen2.5-7B-Instruct-AWQ",
                 gpu="RTX 3090", release="0.22.1", tp=1, piecewise=5, full=4, layers=28, backend="FLASH_ATTN",
                 printed_gib=0.35, fitted=False),
+    *(GraphSample(source=s, study="syseeker/inference-pipeline-benchmark", model=m, gpu="RTX PRO 6000 Blackwell Server",
+                  release="0.20.1", tp=1, piecewise=11, full=7, layers=n, backend="FLASH_ATTN", printed_gib=p, fitted=False)
+      for s, m, n, p in (("vl_1000", "Qwen/Qwen2.5-7B-Instruct", 28, 0.09), ("vl_1001", "Qwen/Qwen2.5-72B-Instruct-AWQ", 80, 0.16),
+                         ("vl_1002", "meta-llama/Llama-3.1-8B-Instruct", 32, 0.09), ("vl_1003", "mistralai/Mistral-7B-Instruct-v0.3", 32, 0.09),
+                         ("vl_1004", "google/gemma-2-9b-it", 42, 0.12), ("vl_1005", "google/gemma-2-9b-it", 42, 0.12),
+                         ("vl_1006", "Qwen/Qwen2.5-VL-7B-Instruct-AWQ", 28, 0.09), ("vl_1007", "Qwen/Qwen2.5-7B-Instruct", 28, 0.09))),
+    *(GraphSample(source=s, study="llm-d-incubation/llm-d-planner", model=m, gpu="H100", release="0.19.0", tp=t,
+                  piecewise=g, full=g, layers=n, backend=b, printed_gib=p, fitted=False)
+      for s, m, t, g, n, b, p in (
+          ("vl_1015", "meta-llama/Llama-3.1-8B-Instruct", 1, 51, 32, "FLASH_ATTN", 0.84),
+          ("vl_1016", "meta-llama/Llama-3.1-8B-Instruct", 2, 51, 32, "FLASH_ATTN", 1.69),
+          ("vl_1017", "meta-llama/Llama-3.1-8B-Instruct", 4, 51, 32, "FLASH_ATTN", 0.57),
+          ("vl_1018", "meta-llama/Llama-3.1-8B-Instruct (pipeline parallel 2: 16 layers a stage)", 1, 51, 16, "FLASH_ATTN", 0.54),
+          ("vl_1019", "meta-llama/Llama-3.1-8B-Instruct (pipeline parallel 4: 8 layers a stage)", 1, 51, 8, "FLASH_ATTN", 0.49),
+          ("vl_1020", "meta-llama/Llama-3.1-8B-Instruct (fp8 KV cache)", 1, 51, 32, "FLASH_ATTN", 0.84),
+          ("vl_1021", "meta-llama/Llama-3.1-8B-Instruct (--quantization fp8)", 1, 51, 32, "FLASH_ATTN", 0.84),
+          ("vl_1022", "Qwen/Qwen2.5-7B-Instruct", 1, 51, 28, "FLASH_ATTN", 0.61), ("vl_1023", "Qwen/Qwen3-8B", 1, 51, 36, "FLASH_ATTN", 0.84),
+          ("vl_1024", "Qwen/Qwen3-30B-A3B", 1, 51, 48, "FLASH_ATTN", 1.24), ("vl_1025", "Qwen/Qwen1.5-MoE-A2.7B", 1, 51, 24, "FLASH_ATTN", 0.82),
+          ("vl_1026", "Qwen/Qwen2.5-72B-Instruct", 2, 51, 80, "FLASH_ATTN", 1.63), ("vl_1027", "google/gemma-3-27b-it", 1, 51, 62, "TRITON_ATTN", 1.05),
+          ("vl_1028", "google/gemma-2-9b-it", 1, 51, 42, "FLASH_ATTN", 0.84), ("vl_1029", "openai/gpt-oss-20b", 2, 83, 24, "FLASH_ATTN", 1.09))),
 )
 """Every log of the explain corpus that prints the estimate or its equivalent utilisation (helper vcg10,
 2026-12-05), and vl_843 (Gemma-4-31B, added to lead10 by helper mv29 after this branch's base; not in the fit of the
@@ -278,7 +297,10 @@ blind, outside the fit (66 rows).  Not a row: ``graphs_not_evidence.NOT_EVIDENCE
 unified-memory readings (``profile_cudagraph_memory`` samples cudaMemGetInfo, the host's free memory there), −5.19
 to +1.00 GiB from the mechanism; the plan's note quotes that spread (``engines.unified.vllm_graph_estimate_spread``).
 Left out of the fit they would move the optimum to 0.145 GiB / 155 KiB (8.984 against 8.988 GiB summed over the
-other 52 rows): kept, not refitted."""
+other 52 rows): kept, not refitted.  Helper ev24 (2026-12-06): the 23 logs of rounds bl23 / bl23b (syseeker's RTX PRO
+6000 at 0.20.1, max_num_seqs 32; llm-d-planner's H100 sweep at 0.19.0, which prints the estimate without subtracting
+it) join outside the fit (89 rows): the print is the same two-capture measurement in every wheel read (0.19.1, 0.20.1,
+0.26.0 ``profile_cudagraph_memory``); pipeline-parallel rows count one stage's layers; no constant refitted."""
 
 
 
@@ -358,39 +380,6 @@ def full_capture_sizes(sizes: tuple[int, ...], max_num_seqs: int, decode_query_l
     return tuple(sorted(s for s in rounded if s <= top and s <= cap))
 
 
-def spec_decode_rounding_applies(release: tuple[int, int, int], *, v2_runner: bool, mode: str,
-                                 decode_query_len: int) -> bool:
-    """Whether vLLM rounds the capture sizes to multiples of ``decode_query_len`` (1 + speculative tokens)
-    (``CompilationConfig.adjust_cudagraph_sizes_for_spec_decode``; helper g593, wheels 0.15.0–0.33.0): called by the
-    V1 runner in 0.15.0–0.19.1 when FULL has a separate decode routine (FULL_AND_PIECEWISE, FULL_DECODE_ONLY), by
-    ``resolve_cudagraph_mode_and_sizes`` in 0.20.0–0.33.0 for any FULL decode mode, from 0.25.0 not for Model
-    Runner V2 (which sizes its own, ``full_capture_sizes``; before 0.29 its estimate is 0 anyway).  PIECEWISE-only
-    runs keep the plain ladder (vl_524 prints 9 unrounded graphs).  ``enable_sp`` (off by default) not modelled."""
-    if v2_runner or decode_query_len <= 1:
-        return False
-    full_decode = ("FULL_AND_PIECEWISE", "FULL_DECODE_ONLY") if release < (0, 20, 0) else \
-        ("FULL_AND_PIECEWISE", "FULL_DECODE_ONLY", "FULL")
-    return mode in full_decode
-
-
-def spec_decode_rounded_sizes(sizes: tuple[int, ...], decode_query_len: int) -> tuple[int, ...]:
-    """``adjust_cudagraph_sizes_for_spec_decode``: each size rounded up to a multiple of ``decode_query_len``,
-    those above the largest size dropped, de-duplicated; none left: ``decode_query_len`` when it fits, else vLLM
-    refuses (``PlanInputError``).  vp_593 (MTP 2, 64 sequences) prints the rounded 'PIECEWISE=42, FULL=26'."""
-    if decode_query_len <= 1 or not sizes:
-        return sizes
-    top = max(sizes)
-    rounded = sorted({r for r in (-(-s // decode_query_len) * decode_query_len for s in sizes) if r <= top})
-    if not rounded and decode_query_len <= top:
-        rounded = [decode_query_len]
-    if not rounded:
-        raise PlanInputError(f"vLLM rounds the CUDA-graph capture sizes up to multiples of 1 + speculative tokens "
-                             f"({decode_query_len}) and refuses the start when none is left: the largest capture size "
-                             f"is {top}. Pass a --max-cudagraph-capture-size or --cudagraph-capture-sizes of at least "
-                             f"{decode_query_len}, or fewer speculative tokens.")
-    return tuple(rounded)
-
-
 CUDAGRAPH_MODES = ("NONE", "PIECEWISE", "FULL", "FULL_DECODE_ONLY", "FULL_AND_PIECEWISE")
 """vLLM's ``CUDAGraphMode`` names (``config/compilation.py``, 0.11.1–0.33.0)"""
 
@@ -462,8 +451,12 @@ def estimate_cudagraph_memory(rules: VllmRules, *, v2_runner: bool, max_num_seqs
     sizes = capture_sizes(max_num_seqs=max_num_seqs, max_num_batched_tokens=max_num_batched_tokens,
                           compute_capability=compute_capability, max_capture_size=max_capture_size,
                           given_sizes=given_sizes, decode_query_len=decode_query_len, release=rules.release)
-    if spec_decode_rounding_applies(rules.release, v2_runner=v2_runner, mode=mode, decode_query_len=decode_query_len):
-        sizes = spec_decode_rounded_sizes(sizes, decode_query_len)
+    if decode_query_len > 1:  # lazy: speculative starts only (test_cold_imports); graph_spec says when vLLM rounds
+        from tpkit.engines.vllm.graph_spec import spec_decode_rounded_sizes, spec_decode_rounding_applies
+
+        if spec_decode_rounding_applies(rules.release, v2_runner=v2_runner, mode=mode,
+                                        decode_query_len=decode_query_len):
+            sizes = spec_decode_rounded_sizes(sizes, decode_query_len)
     full = full_capture_sizes(sizes, max_num_seqs, decode_query_len, v2_runner=v2_runner)
     wide = (rules.sm100_wide_graphs and not rocm and (compute_capability or (0, 0))[0] == 10
             and given_sizes is None and max_capture_size is None)

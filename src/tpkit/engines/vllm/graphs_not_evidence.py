@@ -23,20 +23,6 @@ NOT_EVIDENCE: dict[str, str] = {
            f"V2, max_num_seqs {seqs}); its capture counts are not printed in the highlights, so no row is read off it in "
            f"this round (helper bl16, added blind)"
        for vl, seqs in (("vl_908", 256), ("vl_909", 32), ("vl_910", 64), ("vl_911", 96), ("vl_912", 128))},
-    **{vl: f"{gib} GiB 'Estimated CUDA graph memory' for PIECEWISE=11 / FULL=7 of {what} on the RTX PRO 6000 "
-           "Blackwell Server Edition of syseeker/inference-pipeline-benchmark (vLLM 0.20.1, max_num_seqs 32): counts "
-           "and card are printed or known, but a row would refit the mechanism's constants, a rule change round "
-           "bl23's brief leaves to the lead (helper bl23, added blind; docs/accuracy.md §6.4 bl23)"
-       for vl, gib, what in (
-           ("vl_1000", "0.09", "Qwen2.5-7B-Instruct"), ("vl_1001", "0.16", "Qwen2.5-72B-Instruct-AWQ"),
-           ("vl_1002", "0.09", "Llama-3.1-8B-Instruct"), ("vl_1003", "0.09", "Mistral-7B-Instruct-v0.3"),
-           ("vl_1004", "0.12", "gemma-2-9b-it (GPU 0)"), ("vl_1005", "0.12", "gemma-2-9b-it (GPU 1)"),
-           ("vl_1006", "0.09", "Qwen2.5-VL-7B-Instruct-AWQ"), ("vl_1007", "0.09", "Qwen2.5-7B-Instruct at 0.19"))},
-    **{vl: "an llm-d-planner sweep start on an H100 (vLLM 0.19.0, its 'Profiling CUDA graph memory' counts and "
-           "'Estimated CUDA graph memory' printed, so a row could be read off it): held out of the fit in round bl23b, "
-           "which adds logs blind and changes no constant; the fit taking these fifteen rows is the lead's call "
-           "(helper bl23b, added blind)"
-       for vl in [f"vl_{n}" for n in range(1015, 1030)]},
     "vl_938": "club-3090#104's KV-pool excerpt (a 0.21+ start of Qwen3.6-27B AutoRound with MTP on 2x RTX 3090): the "
               "utilisation hint of both workers without the capture sizes, the model's flags or the card's total, so "
               "no row is read off it (helper ex23, added in the held-back round)",
