@@ -83,7 +83,10 @@ PENDING = {"sg_527", "sg_528", "sg_529", "vl_987",
            # helper bl23b (2026-12-06): rows the miner reads off nine of vl_1015-vl_1029; each is a public validation
            # case's own log (vp_864-vp_877), so the row is proposed with use False and moves no term, only the table's
            # rows_listed; left for the lead with ex22's four
-           "vl_1015", "vl_1016", "vl_1017", "vl_1018", "vl_1019", "vl_1022", "vl_1024", "vl_1026", "vl_1027"}
+           "vl_1015", "vl_1016", "vl_1017", "vl_1018", "vl_1019", "vl_1022", "vl_1024", "vl_1026", "vl_1027",
+           # helper bl24b (2026-12-06, session 24): the miner reads one row off vl_1045-vl_1059, vl_1052 (vp_910's own
+           # log: Qwen2.5-7B at tp 2), proposed with use False; left for the lead with the rest
+           "vl_1052"}
 """Rows the miner proposes from helper ex22's held-back logs (2026-12-06), all four usable, not yet added: ``--add``
 then ``scripts/build_startup_table.py`` moves the table (sglang_tp1_init[all] 0.01 -> 0.00 GiB over 19 rows,
 cublas[ampere-consumer] gains vl_987's 0.06) and with it planned figures the validation tests pin; the lead adds them
