@@ -1443,6 +1443,13 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
                    {"enable_prefix_caching": False, **({"speculative_config": _BL24_SPEC[f"vp_{n}"]}
                                                         if f"vp_{n}" in _BL24_SPEC else {})}, None)
        for n in range(883, 903)},
+    # helper bl24b (2026-12-06, session 24), added blind: the same sweep's runs with a config that bl23b left for the id
+    # range: Llama-3.1-8B at 2,048 / 4,096 / 16,384 / 32,768 and --dtype float16 / float32 / bfloat16, Qwen2.5-7B at
+    # tp 2 / 4, four lengths and --dtype bfloat16, phi-4 (vp_903-vp_917); float16 reaches the flags from the record's
+    # dtype, float32 here (as vp_426)
+    **{f"vp_{n}": ("0.19.0", "printed 'version 0.19.0' / 'Initializing a V1 LLM engine (v0.19.0)'",
+                   {"enable_prefix_caching": False, **({"dtype": "float32"} if n == 908 else {})}, None)
+       for n in range(903, 918)},
 }
 
 _A100_QWEN_MTP = {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 1,

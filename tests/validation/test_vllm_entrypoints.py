@@ -50,13 +50,15 @@ def test_every_case_records_its_entrypoint_with_evidence():
     Helper bl23b (2026-12-06, session 23): vp_863 (an OpenAI API server start on an RTX 4090) and vp_864-vp_882 (nineteen
     'vllm serve' starts of an H100 accuracy sweep): merged (lead): 48 and 389.
     Helper bl24 (2026-12-06, session 24): vp_883-vp_902 (twenty 'vllm serve' starts of a speculative-decoding study on
-    Colab A100s): 48 and 409."""
+    Colab A100s): 48 and 409.
+    Helper bl24b (2026-12-06, session 24): vp_903-vp_917 (fifteen more 'vllm serve' starts of the same sweep): 48 and 404;
+    merged (lead): 48 and 424."""
     for cid, case in CASES.items():
         assert case.get("entrypoint", "missing") in ("llm", "serve", "engine_context", None), cid
         assert case.get("entrypoint_evidence"), cid
         assert (case["flags"].get("vllm_entrypoint") == "llm") == (case["entrypoint"] == "llm"), cid
     assert sum(c["entrypoint"] == "llm" for c in CASES.values()) == 48  # + bl22 vp_812-814; bl22b vp_831, vp_832, vp_834
-    assert sum(c["entrypoint"] == "serve" for c in CASES.values()) == 409  # + bl20c vp_808, 809; bl21 vp_810, 811; bl21b vp_749, 750; bl21c vp_751-757; bl22 vp_815-825; bl22b vp_833; bl22c vp_835-842; bl23 vp_843-862; bl24 vp_883-902
+    assert sum(c["entrypoint"] == "serve" for c in CASES.values()) == 424  # + bl20c vp_808, 809; bl21 vp_810, 811; bl21b vp_749, 750; bl21c vp_751-757; bl22 vp_815-825; bl22b vp_833; bl22c vp_835-842; bl23 vp_843-862; bl24 vp_883-902
 
 
 @pytest.mark.parametrize("cid", sorted(PUBLIC))
