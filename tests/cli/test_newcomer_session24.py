@@ -205,3 +205,23 @@ def test_a_release_tag_engine_version_is_read_without_its_v(capsys, engine, tag)
     code, out, _ = cli(capsys, "plan", "Qwen/Qwen3-8B", "--gpu", "H100", "--engine", engine, "--engine-version", tag,
                        "--json")
     assert code == 0 and json.loads(out)["engine_version"] == tag[1:]
+
+
+# --- a YaRN config and a longer --max-model-len under the vLLM ≥ 0.30 rules --------------------------------------------
+
+def test_a_yarn_config_refusal_says_to_raise_max_position_embeddings(capsys, tmp_path):
+    """Before: '… limit of 40,960 tokens (max_position_embeddings); pass --max-model-len 40960 or less' for a Qwen3
+    config copy carrying Qwen's YaRN rope_scaling (factor 4): the user who followed the config-override hint above
+    was not told that vLLM ≥ 0.30 takes the length as already scaled.  vLLM 0.29 still applies the factor."""
+    from tpkit.models.catalog import find_entry
+
+    cfg = dict(find_entry("Qwen/Qwen3-8B").config)
+    cfg["rope_scaling"] = {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32768}
+    (tmp_path / "config.json").write_text(json.dumps(cfg))
+    refused(capsys, "plan", str(tmp_path), "--gpu", "H100", "--engine", "vllm", "--max-model-len", "131072",
+            says=("takes a YaRN config's max_position_embeddings as already scaled", "raising max_position_embeddings"))
+    code, _, err = cli(capsys, "plan", str(tmp_path), "--gpu", "H100", "--engine", "vllm", "--max-model-len", "131072",
+                       "--engine-version", "0.29")
+    assert code == 0, err
+    line = refused(capsys, "plan", "Qwen/Qwen3-8B", "--gpu", "H100", "--engine", "vllm", "--max-model-len", "131072")
+    assert "YaRN" not in line
