@@ -54,7 +54,7 @@ def test_crossover_batch_says_faster_below_it_when_it_only_loses_above(capsys):
     line = next(l for l in out.splitlines() if l.startswith("crossover batch"))
     assert "requests (the smallest batch at which speculation is slower; faster below it)" in line, line
     ctx = next(l for l in out.splitlines() if l.startswith("crossover context"))
-    assert "speculation is faster at every context swept" in ctx, ctx
+    assert ctx.endswith("(at batch 1): speculation is faster at every context swept"), ctx
 
 
 def test_crossover_batch_says_slower_at_every_batch_when_it_never_pays(capsys):
@@ -225,3 +225,10 @@ def test_a_yarn_config_refusal_says_to_raise_max_position_embeddings(capsys, tmp
     assert code == 0, err
     line = refused(capsys, "plan", "Qwen/Qwen3-8B", "--gpu", "H100", "--engine", "vllm", "--max-model-len", "131072")
     assert "YaRN" not in line
+
+
+def test_engine_version_v0_still_names_the_v0_engine(capsys):
+    """'v0' is tpkit's spelling of vLLM's V0 engine, not a release tag: it keeps its 'v'."""
+    code, out, _ = cli(capsys, "plan", "Qwen/Qwen3-8B", "--gpu", "H100", "--engine", "vllm", "--engine-version", "v0",
+                       "--json")
+    assert code == 0 and json.loads(out)["engine_version"].endswith("v0")

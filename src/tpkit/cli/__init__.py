@@ -448,7 +448,7 @@ def _main(argv: list[str]) -> int:
         return 2
     _note_serving_flags(_subparser(parser, args), args)
     version = getattr(args, "engine_version", None)
-    if isinstance(version, str) and re.fullmatch(r"\s*[vV]\d\S*\s*", version):  # a release tag's 'v0.5.4' (ux24)
+    if isinstance(version, str) and re.fullmatch(r"\s*[vV]\d+\.\d+\S*\s*", version):  # 'v0.5.4'; not 'v0' (ux24)
         args.engine_version = version.strip()[1:]
     try:
         code = int(args.func(args) or 0)

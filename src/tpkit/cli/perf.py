@@ -432,8 +432,8 @@ def format_perf(d: dict) -> str:
         lines.append("crossover batch  " + _crossover_batch_text(d))
         cc, longest = d["crossover_context"], d["by_context"][-1]["context"]
         lines.append(f"crossover context {f'{cc:,} tokens' if cc is not None else f'none up to {longest:,} tokens'} "
-                     f"(at batch {d['batch']}" + (": speculation is slower from this context on)" if cc is not None
-                                                  else ": speculation is faster at every context swept)"))
+                     f"(at batch {d['batch']}): " + ("speculation is slower from this context on" if cc is not None
+                                                     else "speculation is faster at every context swept"))
         bs = d["best_settings"]
         lines.append(f"best settings    steps {bs['num_steps']}, topk {bs['topk']}, "
                      f"draft tokens {bs['num_draft_tokens']} → {bs['speedup']:.2f}× ({bs['grid']})")

@@ -8,7 +8,6 @@ import re
 import sys
 
 from tpkit.cli.fromlog import FILLED, from_log, read_from_log_notes
-from tpkit.cli.gpu_notes import decimal_size_note
 from tpkit.errors import PlanInputError
 
 __all__ = ["register", "run_plan", "build_request", "plan", "HELP", "EXIT_DOES_NOT_FIT", "with_memory"]
@@ -167,6 +166,8 @@ def gpu_memory_note(args, gpu) -> tuple[str, ...]:
     """The warning that says which of ``--gpu`` and ``--gpu-memory`` set what, when both are given."""
     if args.gpu_memory is None:
         return ()
+    from tpkit.cli.gpu_notes import decimal_size_note  # only with --gpu-memory (tests/cli/test_cold_imports.py)
+
     if args.gpu is None:
         return decimal_size_note(args, gpu)
     from tpkit.hardware.catalog import lookup_gpu

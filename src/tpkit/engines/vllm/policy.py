@@ -27,8 +27,7 @@ from tpkit.engines.vllm.budget import Budget, build_ledger, compute_budget, v0_r
 from tpkit.engines.vllm.capacity import KvCapacity, granule_floor, plan_capacity
 from tpkit.engines.vllm.drafter import Drafter, plan_drafter, whole_model_draft
 from tpkit.engines.vllm.inputs import Resolved, resolve_inputs
-from tpkit.engines.vllm.flag_notes import bf16_before_ampere_note, dense_expert_parallel_note
-from tpkit.engines.vllm.layout import resolve_parallel
+from tpkit.engines.vllm.layout import bf16_before_ampere_note, dense_expert_parallel_note, resolve_parallel
 from tpkit.engines.vllm.load_lines import (mla_absorbed, mla_workspace,
                                            mxfp4_padding, offload_copy, rope_line, weights_item, allocator_rounding,
                                            cpu_offload, fp8_marlin_scales,
