@@ -208,7 +208,7 @@ def unknown_flags_message(parser: argparse.ArgumentParser, extras: list[str]) ->
         return (f"{units[0]!r} stands on its own: write a size as one word, number and unit together, e.g. 80GiB "
                 "(= 80 × 2^30 bytes) or 80GB (= 80 × 10^9 bytes)")
     parts = []
-    from tpkit.cli.word_hints import extra_words_hint, plan_flags_in_perf
+    from tpkit.cli.word_hints import config_override_hint, extra_words_hint, plan_flags_in_perf
 
     meant = extra_words_hint(parser, extras, argv)
     if meant is not None:  # `tpkit explain *.log`, `tpkit perf … --batch 1 8 32` (helper ux23)
@@ -236,6 +236,9 @@ def unknown_flags_message(parser: argparse.ArgumentParser, extras: list[str]) ->
             return (f"{parser.prog} has no flag --revision: it reads the config of the local HF cache's current "
                     "snapshot or of its embedded catalog; for another revision pass its snapshot directory "
                     "(~/.cache/huggingface/hub/models--ORG--NAME/snapshots/COMMIT) or its config.json as MODEL")
+        override = config_override_hint(parser, name)
+        if override is not None:  # `--hf-overrides '{…}'`, `--rope-scaling '{…}'` (helper ux24)
+            return override
         if name in _MODEL_FLAGS and any(a.dest == "model" and not a.option_strings for a in parser._actions):
             return (f"{name} is the engines' flag for the model; {parser.prog} takes it as its first argument: "
                     f"{parser.prog} MODEL … (an HF id, a checkpoint directory or a config.json)")
@@ -444,6 +447,9 @@ def _main(argv: list[str]) -> int:
               f"`{sub.prog} COMMAND --help` describes each", file=sys.stderr)
         return 2
     _note_serving_flags(_subparser(parser, args), args)
+    version = getattr(args, "engine_version", None)
+    if isinstance(version, str) and re.fullmatch(r"\s*[vV]\d+\.\d+\S*\s*", version):  # 'v0.5.4'; not 'v0' (ux24)
+        args.engine_version = version.strip()[1:]
     try:
         code = int(args.func(args) or 0)
         sys.stdout.flush()  # a full disk under stdout fails here, with a message, not at the exit's flush

@@ -30,7 +30,8 @@ def register(subparsers, argv: list[str] | None = None) -> None:
     bench = subparsers.add_parser("bench", help="benchmarks (all-reduce)")
     sub = bench.add_subparsers(dest="bench_command", metavar="BENCH")
     p = sub.add_parser("allreduce", help="check + time all-reduce backends (one process per GPU)")
-    p.add_argument("--nproc", type=int, default=2, help="processes to spawn (ignored under torchrun)")
+    p.add_argument("--nproc", type=int, metavar="N", default=2,
+                   help="processes (ranks) to spawn (default 2; ignored under torchrun)")
     p.add_argument("--backend", action="append", dest="backends", metavar="NAME",
                    help="backend to run (repeatable), a name from tpkit.comm.registry (an unknown name lists "
                         "them); default: all that start")
@@ -46,13 +47,14 @@ def register(subparsers, argv: list[str] | None = None) -> None:
                    help="auto: the GPUs when CUDA sees one, else CPU ranks over gloo; cuda refuses without a GPU")
     p.add_argument("--max-bytes", default=None, metavar="SIZE",
                    help="symmetric buffer capacity, with a unit (default: the largest size)")
-    p.add_argument("--iters", type=int, default=20, help="eager calls per timed repeat")
-    p.add_argument("--graph-calls", type=int, default=50, help="calls captured per CUDA graph")
-    p.add_argument("--repeats", type=int, default=7, help="timed repeats (median reported)")
+    p.add_argument("--iters", type=int, metavar="N", default=20, help="eager calls per timed repeat (default 20)")
+    p.add_argument("--graph-calls", type=int, metavar="N", default=50,
+                   help="calls captured per CUDA graph (default 50)")
+    p.add_argument("--repeats", type=int, metavar="N", default=7, help="timed repeats, the median reported (default 7)")
     p.add_argument("--json", default=None, metavar="FILE", help="write the dispatch profile (+ FILE.rows.json)")
     p.add_argument("--plot", default=None, metavar="FILE.png", help="log-log latency vs size per backend")
     p.add_argument("--explain", action="store_true", help="print the dispatch decision and reason per size")
-    p.add_argument("--max-blocks", type=int, default=None,
+    p.add_argument("--max-blocks", type=int, metavar="N", default=None,
                    help="CUDA blocks of tpkit's Triton kernels (default: comm.ledger.DEFAULT_MAX_BLOCKS)")
     p.add_argument("--keep-profile", action="store_true",
                    help="auto rows use the shipped profile instead of the one just measured")

@@ -86,9 +86,10 @@ def _deployment_flags(p) -> None:
     p.add_argument("--link", type=str.lower, choices=("nvlink", "xgmi", "pcie"), default=None,
                    help="interconnect of the TP group (default: NVLink if the GPU has it, the xGMI mesh on MI300X / "
                         "MI325X / MI355X, else PCIe); xgmi: the AMD Infinity Fabric full mesh of those platforms")
-    p.add_argument("--batch", type=batch_size, default=1,
+    p.add_argument("--batch", type=batch_size, default=1, metavar="REQUESTS",
                    help="sequences decoded together, one number (default 1); the batch table sweeps 1–256 besides")
-    p.add_argument("--context", type=whole_number, default=1024, help="tokens in each sequence's KV cache (default 1024)")
+    p.add_argument("--context", type=whole_number, default=1024, metavar="TOKENS",
+                   help="tokens in each sequence's KV cache (default 1024)")
     p.add_argument("--engine", type=str.lower, choices=("sglang", "vllm"), default="sglang",
                    help="flags and kernel layout")
     p.add_argument("--kv-cache-dtype", type=_kv_dtype, choices=("auto", "bf16", "fp8"), default="auto",
@@ -359,6 +360,23 @@ def run_perf(args) -> int:
     return 0
 
 
+def _crossover_batch_text(d: dict) -> str:
+    """The crossover-batch line in words a user cannot misread: "crossover batch 1" alone reads as "speculation
+    never pays" when it only loses at small batches and pays further up (helper ux24, a ux23 design note); the
+    swept batches where it is faster are named.  The JSON key ``crossover_batch`` keeps its number."""
+    cross = d["crossover_batch"]
+    if not cross:
+        return "none up to 1,024 requests (speculation is faster at every batch up to it)"
+    faster = [r["batch"] for r in d["by_batch"] if r["speculative"] and r["speculative"]["speedup"] > 1.0]
+    head = f"{cross:,} request{'s' if cross != 1 else ''} (the smallest batch at which speculation is slower"
+    if not faster:
+        return head + "; it is slower at every batch swept)"
+    above = [b for b in faster if b >= cross]
+    if not above:
+        return head + "; faster below it)"
+    return head + f"; of the batches swept it is faster at {', '.join(f'{b:,}' for b in faster)}: see the table)"
+
+
 def _yes(flag: bool) -> str:
     return "yes" if flag else "no"
 
@@ -411,13 +429,11 @@ def format_perf(d: dict) -> str:
         if sp.get("running_requests") and sp["running_requests"] < d["batch"]:
             lines.append(f"running cap      speculative side decodes {sp['running_requests']} of {d['batch']} requests "
                          f"at a time ({sp['running_cap_source']}); --max-running-requests lifts it")
-        cross = d["crossover_batch"]
-        lines.append("crossover batch  " + (f"{cross:,} request{'s' if cross != 1 else ''} (the smallest batch at "
-                                             "which speculation is slower)" if cross
-                                             else "none up to 1,024 requests (speculation is faster at every batch up to it)"))
+        lines.append("crossover batch  " + _crossover_batch_text(d))
         cc, longest = d["crossover_context"], d["by_context"][-1]["context"]
         lines.append(f"crossover context {f'{cc:,} tokens' if cc is not None else f'none up to {longest:,} tokens'} "
-                     f"(at batch {d['batch']})")
+                     f"(at batch {d['batch']}): " + ("speculation is slower from this context on" if cc is not None
+                                                     else "speculation is faster at every context swept"))
         bs = d["best_settings"]
         lines.append(f"best settings    steps {bs['num_steps']}, topk {bs['topk']}, "
                      f"draft tokens {bs['num_draft_tokens']} → {bs['speedup']:.2f}× ({bs['grid']})")

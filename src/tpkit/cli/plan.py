@@ -162,45 +162,19 @@ def with_memory(gpu, total):
                                 f"{format_bytes(gpu.total_bytes)} for {gpu.name})")
 
 
-_DECIMAL_SIZE = re.compile(r"\s*(\d+(?:\.\d+)?)\s*([KMGT])B\s*", re.IGNORECASE)
-"""a ``--gpu-memory`` written in decimal units (``80GB``), the spelling of a card's marketing name"""
-
-
-def decimal_size_note(args, gpu) -> tuple[str, ...]:
-    """The warning for ``--gpu-memory 80GB``: read as 80 × 10^9 B (74.51 GiB), as tpkit's units say, but a card
-    sold as '80GB' reports more to CUDA (an H100 80GB: 79.19 GiB = 85.03 GB), and a user copying nvidia-smi's
-    figure meant GiB.  The plan keeps the decimal reading; the warning gives the number in GiB, the binary spelling
-    and the catalog cards whose name carries the same figure."""
-    m = _DECIMAL_SIZE.fullmatch(args.gpu_memory or "")
-    if m is None or m.group(2).upper() != "G":
-        return ()
-    from tpkit.hardware.catalog import list_gpus
-    from tpkit.units import format_bytes
-
-    number = m.group(1)
-    named = [g for g in list_gpus() if re.search(rf"(?<![\d.]){re.escape(number)}GB", g.name)]
-    cards = ""
-    if named:
-        card = named[0]
-        cards = (f"; a card sold as '{number}GB' reports another total to CUDA ({card.name}: "
-                 f"{format_bytes(card.total_bytes)} = {format_bytes(card.total_bytes, binary=False)}): "
-                 f"name it with --gpu {card.name}")
-    return (f"--gpu-memory {args.gpu_memory} is read as {number} × 10^9 B = {format_bytes(gpu.total_bytes)} "
-            f"(GB = 10^9 B, GiB = 2^30 B); CUDA and nvidia-smi count in GiB/MiB: if you meant GiB, write "
-            f"--gpu-memory {number}GiB{cards}",)
-
-
 def gpu_memory_note(args, gpu) -> tuple[str, ...]:
     """The warning that says which of ``--gpu`` and ``--gpu-memory`` set what, when both are given."""
     if args.gpu_memory is None:
         return ()
+    from tpkit.cli.gpu_notes import decimal_size_note  # only with --gpu-memory (tests/cli/test_cold_imports.py)
+
     if args.gpu is None:
         return decimal_size_note(args, gpu)
     from tpkit.hardware.catalog import lookup_gpu
     from tpkit.units import format_bytes
 
     catalog = lookup_gpu(args.gpu)
-    return decimal_size_note(args, gpu) + (
+    return decimal_size_note(args, gpu, catalog) + (
         f"--gpu-memory {format_bytes(gpu.total_bytes)} replaces the catalog total of {catalog.name} "
         f"({format_bytes(catalog.total_bytes)}); its other properties (compute capability, links, vendor) "
         "come from the catalog",)

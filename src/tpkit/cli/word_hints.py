@@ -14,7 +14,7 @@ import re
 
 from tpkit.cli.argtypes import BATCH_LIST_HINT
 
-__all__ = ["extra_words_hint", "missing_log_hint", "device_memory", "plan_flags_in_perf"]
+__all__ = ["extra_words_hint", "missing_log_hint", "device_memory", "plan_flags_in_perf", "config_override_hint"]
 
 _NUMBER = re.compile(r"\d{1,12}")
 
@@ -89,3 +89,23 @@ def plan_flags_in_perf(parser: argparse.ArgumentParser, names: list[str]) -> str
     return (f"{', '.join(names)}: read by tpkit plan (the server's memory and KV-pool settings), not by tpkit perf, "
             f"which sizes no KV pool: leave {'it' if len(names) == 1 else 'them'} out here, and plan the memory with "
             f"tpkit plan{why}")
+
+
+_CONFIG_OVERRIDES = {"--hf-overrides": "vLLM", "--rope-scaling": "vLLM 0.5.5–0.11.0",
+                     "--rope-theta": "vLLM 0.5.5–0.11.0", "--json-model-override-args": "SGLang"}
+"""engine flags that rewrite the model's config.json at start-up (vLLM ``--hf-overrides``, 0.6.5–0.34.0, and its
+older ``--rope-scaling`` / ``--rope-theta``, 0.5.5–0.11.0; SGLang ``--json-model-override-args``, 0.4.0–0.5.23; the
+releases from ``engines.cliflags``' table read from the wheels): tpkit reads the config itself"""
+
+
+def config_override_hint(parser: argparse.ArgumentParser, name: str) -> str | None:
+    """The message for an engine flag that overrides config.json keys (a Qwen 128k YaRN launch passes
+    ``--rope-scaling`` / ``--hf-overrides``): "has no flag" alone left no way to plan it (helper ux24)."""
+    engine = _CONFIG_OVERRIDES.get(name)
+    if engine is None:
+        return None
+    where = ("pass it with --model DIR" if any(a.dest == "model" and a.option_strings for a in parser._actions)
+             else "pass DIR as MODEL")  # noqa: SLF001 - argparse's list
+    return (f"{parser.prog} has no flag {name}: it is {engine}'s override of the model's config.json, and tpkit "
+            "reads the config itself; write the overridden keys (e.g. rope_scaling, max_position_embeddings) into "
+            f"a copy of config.json in a folder DIR and {where}")

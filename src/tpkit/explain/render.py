@@ -45,6 +45,9 @@ def _run_lines(e: Explanation) -> list[str]:
     """The run: engine and its evidence, model, GPU, settings, speculative decoding, rank, contradictions."""
     ctx, out = e.context, []
     version = f" {ctx.version}" if ctx.version else " (version not printed)"
+    lo, dash, hi = version.partition("–")
+    if dash and lo.strip() == hi.strip():  # a range the formats pin to one release: "0.10.2–0.10.2" (ux24)
+        version = f"{lo} (the only release its line formats allow)"
     out.append(f"engine      {ctx.engine or 'unknown'}{version}")
     for ev in e.parsed.engine.evidence[:3]:
         out.append(f"            evidence: line {ev.line_no}: {ev.claim}")

@@ -19,6 +19,8 @@ from tpkit.records import dataclass
 __all__ = ["DeviceRates", "device_rates"]
 
 _MEASURED_ON = "H200-SXM-141GB"
+_FACT_WORDS = {"memory_bandwidth_tbps": "memory bandwidth (TB/s, catalog field memory_bandwidth_tbps)",
+               "bf16_dense_tflops": "dense bf16 tensor rate (TFLOP/s, catalog field bf16_dense_tflops)"}
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -58,10 +60,13 @@ def device_rates(gpu: GpuSpec) -> DeviceRates:
     if not gpu.memory_bandwidth_tbps or not gpu.bf16_dense_tflops:
         missing = [f for f in ("memory_bandwidth_tbps", "bf16_dense_tflops") if not getattr(gpu, f)]
         why = "; ".join(f"{f}: {gpu.source_of(f)}" for f in missing if gpu.source_of(f) != "not recorded")
+        facts = " and ".join(_FACT_WORDS[f] for f in missing)
         raise PlanInputError(
-            f"GPU {gpu.name!r} has no memory bandwidth or bf16 TFLOP/s in the catalog, so its decode speed cannot "
+            f"GPU {gpu.name!r} has no {facts} in the catalog, so its decode speed cannot "
             "be predicted" + (f" (the catalog says: {why})" if why else "")
-            + "; pass a catalog GPU with both rates with --gpu (e.g. --gpu H100), not --gpu-memory")
+            + f"; tpkit plan still sizes its memory (tpkit plan MODEL --gpu {gpu.name}); for a speed estimate pass "
+            "a catalog GPU whose memory bandwidth and bf16 TFLOP/s are recorded with --gpu (e.g. --gpu H100), not "
+            "--gpu-memory")
     own_hbm = gpu.hbm_efficiency is not None
     hbm_eff = gpu.hbm_efficiency if own_hbm else C["hbm_efficiency"].value
     hbm = hbm_eff * gpu.memory_bandwidth_tbps * 1e12
@@ -76,6 +81,10 @@ def device_rates(gpu: GpuSpec) -> DeviceRates:
              f"{hbm_note}",
              f"bf16 {gpu.bf16_dense_tflops} TFLOP/s dense ({gpu.source_of('bf16_dense_tflops')}) × "
              f"{eff} measured GEMM efficiency"]
+    if not gpu.sm_count:  # the one-SM ceiling of the verify attention's blocks (perf.forward) is then left out
+        notes.append(f"SM count of {gpu.name}: not in the catalog ({gpu.source_of('sm_count')}), so the one-SM tensor "
+                     "ceiling of the Triton / FlashAttention-2 verify attention blocks is left out: a verify pass on "
+                     "these kernels may be predicted faster than it runs")
     if gpu.name != _MEASURED_ON:
         what = "the GEMM efficiency was" if own_hbm else "efficiencies were"
         notes.append(f"{what} measured on {_MEASURED_ON} and {'is' if own_hbm else 'are'} assumed to carry over to "

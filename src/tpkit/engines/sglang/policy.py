@@ -244,6 +244,17 @@ def _draft_note(s: SglangSizing, options: SglangOptions) -> tuple[str, ...]:
     return (note,) if note else ()
 
 
+def _dense_ep_note(model: ModelSpec, parallel) -> tuple[str, ...]:
+    """``--ep N`` on a model without MoE layers: SGLang's expert parallelism splits only the experts of its MoE
+    layers (the MoE expert-parallel group, ``distributed/parallel_state.py`` ``get_moe_expert_parallel_world_size``,
+    read in the 0.5.23 wheel; a dense model's layers never take it), so a dense model is planned as at ep 1; said,
+    so the unchanged plan is not read as the flag being dropped (helper ux24)."""
+    if parallel.ep <= 1 or model.moe is not None:
+        return ()
+    return (f"--ep {parallel.ep}: this model has no MoE (expert) layers, and SGLang's expert parallelism splits only "
+            "MoE experts, so it changes nothing here: the plan is the same as with --ep 1",)
+
+
 def _warnings(s: SglangSizing, model: ModelSpec, options: SglangOptions) -> tuple[str, ...]:
     out = [f"model: {a}" for a in model.assumptions] + list(s.baseline.warnings)
     out += list(s.lora_notes)
@@ -459,7 +470,7 @@ def plan_sglang(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options:
         context_length=s.context_len,
         verdict=make_verdict(s, model, parallel.tp, retry, s.baseline.warnings, gpu=gpu),
         warnings=(_warnings(s, model, options) + _offload_notes(model, parallel, options, weights)
-                  + _draft_note(s, options)),
+                  + _draft_note(s, options) + _dense_ep_note(model, parallel)),
         engine_log=engine_log_lines(pool=s.pool, swa_tokens=s.swa_tokens, free_before_weights=s.pre,
                                     weights=s.weights, pool_end_free=s.pool_end_free, model_class=model.architecture,
                                     quant_method=model.quant.raw_method if model.quant else None,

@@ -128,10 +128,16 @@ def _max_model_len(model: ModelSpec, options: VllmOptions, rules: VllmRules) -> 
     if options.max_model_len is None:
         return limit
     if options.max_model_len > limit:
+        rope = model.extra.get("rope_scaling")  # a YaRN config under the ≥ 0.30 rules: the factor is not applied (ux24)
+        yarn = (rules.yarn_prescaled and isinstance(rope, dict)
+                and str(rope.get("rope_type") or rope.get("type")) in _YARN and how == "max_position_embeddings")
         raise PlanInputError(
             f"--max-model-len {options.max_model_len:,} is above {model.name}'s limit of {limit:,} tokens "
             f"({how}); pass --max-model-len {limit} or less (vLLM refuses longer unless "
-            "VLLM_ALLOW_LONG_MAX_MODEL_LEN=1)")
+            "VLLM_ALLOW_LONG_MAX_MODEL_LEN=1)" + (
+                f"; vLLM {rules.label} takes a YaRN config's max_position_embeddings as already scaled, so serving "
+                "longer means raising max_position_embeddings too (--hf-overrides; for tpkit, in a copy of "
+                "config.json passed as MODEL)" if yarn else ""))
     return options.max_model_len
 
 
