@@ -1816,6 +1816,21 @@ SGLANG_PUBLIC = {
     # request-to-token table, by (running slots + 1) x 32 x 4 bytes
     "gs_352": ("0.5.19", "the run's engine metadata and server_info: 'sglang': '0.5.19' (cu129 wheels)",
                {"dtype": "float16", "disable_radix_cache": True, "context_length": 32768}, None),
+    # helper gs24 (2026-12-06, session 24), added blind: michael-amd/sglang-ci, AMD's nightly SGLang CI on MI355X
+    # ('mi35x') and MI300X ('mi30x') nodes, server logs committed day by day (read from the snapshot's history).
+    # The release: the CI image's tag (rocm/sgl-dev:v0.5.6[.postN]-rocm700-mi3Nx-DATE, AMD's nightly ROCm build
+    # tagged with the newest release); the flags: the launch script at the log's date (test/sanity_check.py,
+    # scripts/deepseek_perf_online_csv.sh, test/pd/run_pd_docker.sh), checked against the printed server_args
+    **{cid: ("0.5.6", "image rocm/sgl-dev:v0.5.6.post2-rocm700 (the log's folder name; AMD's nightly ROCm build)", {},
+             None) for cid in ("gs_353", "gs_354", "gs_355", "gs_357", "gs_358", "gs_359", "gs_361")},
+    **{cid: ("0.5.6", "image rocm/sgl-dev:v0.5.6.post2-rocm700 (the log's folder name; AMD's nightly ROCm build)",
+             {"quantization": "fp8"}, None) for cid in ("gs_356", "gs_360")},  # --quantization fp8 on grok-2
+    "gs_362": ("0.5.6", "image rocm/sgl-dev:v0.5.6-rocm700-mi30x-20251203 (the log's folder name)",
+               {"enable_dp_attention": True}, None),  # --dp-size 8 --enable-dp-attention inside --tp 8
+    "gs_363": ("0.5.6", "image rocm/sgl-dev:v0.5.6.post1-rocm700-mi30x-20251210 (the log's folder name)",
+               {"cuda_graph_max_bs": 16}, None),  # --cuda-graph-max-bs 16 of the torch-compile mode
+    "gs_364": ("0.5.6", "image rocm/sgl-dev:v0.5.6.post2-rocm700-mi30x-20251216 (the log's folder name)",
+               {"disable_cuda_graph": True}, None),  # PD prefill: graphs off by the mode (as gs_349)
 }
 
 # --- vLLM ------------------------------------------------------------------------------------------------------
