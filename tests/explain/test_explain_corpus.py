@@ -234,6 +234,12 @@ KNOWN_MISSES = {
     # counts lie 80 / 48 tokens (10.0 / 5.3 MiB) below the range's edge: memory taken on the GPU between the two samples
     # by something the wheel does not show (sg_527: a prefill server started the same second on the next GPU)
     "sg_527", "sg_528", "sg_529",
+    # helper gs24 (2026-12-06, blind, first run): sg_549, sg_551, sg_555-sg_559 (AMD's nightly CI, SGLang 0.5.6 images
+    # on MI355X / MI300X at tp 4 / 8: gpt-oss-20b, grok-2 fp8 twice, DeepSeek-V3-0324 four times) print 40-3,078
+    # tokens (0.00-0.09 %) below the range rebuilt without the capacity lines; explain's own ledger reproduces each
+    # budget from the printed lines (sg_556: 64.24 GiB, 'reproduced'): the gap is in the rebuild's terms between the
+    # budget and the count (about 10 MiB on the MLA logs). Not read yet at the 0.5.6 wheel
+    "sg_549", "sg_551", "sg_555", "sg_556", "sg_557", "sg_558", "sg_559",
     # helper bl23 (2026-12-06, blind): vl_1004 / vl_1005 (gemma-2-9b-it, vLLM 0.20.1 on an RTX PRO 6000) print 34 / 53
     # tokens above the rebuilt range: tpkit reads google/gemma-2-9b-it's config.json (no layer_types, no
     # sliding_window_pattern) as 42 sliding-window layers (models/layers.py, the Mistral rule), where transformers
@@ -674,11 +680,14 @@ def test_capacity_rebuilt_without_the_capacity_lines():
 
     Helper kvd23 (2026-12-06): the per-token-head KV layout (engines/vllm/kvdtype.py per_token_head_bytes: 1-byte
     data + two fp32 scales per KV head and token) and the flags of the compose vl_937's thread names (club-3090 at
-    7174ad91: MTP 3, v0.24.0, max_num_seqs 2) bring vl_937 in (288,213-289,661 against the printed 289,661): 388; merged (lead): 390 of the 440."""
+    7174ad91: MTP 3, v0.24.0, max_num_seqs 2) bring vl_937 in (288,213-289,661 against the printed 289,661): 388; merged (lead): 390 of the 440.
+    Helper gs24 (2026-12-06): sg_548-sg_559 (gs_353-gs_364, AMD's nightly CI on MI355X / MI300X, SGLang 0.5.6 images,
+    each with the validation set's config) print the anchor; 5 hit blind, 7 print 40-3,078 tokens below the rebuilt
+    range (0.00-0.09 %, ``KNOWN_MISSES``): 395 of the 452."""
     rows = _capacity_rows()
     misses = {r["id"] for r in rows if r["outcome"] == "miss"}
     assert misses <= KNOWN_MISSES, sorted(misses - KNOWN_MISSES)
-    assert len(rows) == 440
+    assert len(rows) == 452
     sg402 = next(r for r in rows if r["id"] == "sg_402")
     assert sg402["outcome"] == "bound" and sg402["printed"] == 997846 and "KV budget sample:" in sg402["why"]
     gb10_mm = {r["id"]: r for r in rows if "second copy of the HF processor" in r["why"]}
@@ -692,7 +701,7 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     sg220 = next(r for r in rows if r["id"] == "sg_220")
     assert "tp not printed" not in sg220["why"] and "outside the rebuilt range" in sg220["why"]
     hits = [r["id"] for r in rows if r["outcome"] == "hit"]
-    assert len(hits) >= 390, [r for r in rows if r["outcome"] == "miss" and r["config"]]
+    assert len(hits) >= 395, [r for r in rows if r["outcome"] == "miss" and r["config"]]
     assert "vl_741" in hits and "sg_496" in hits  # cap22: HAMi's free memory leaves the stream pool out
     assert sum(r.get("pin") == "vllm_no_cache_blocks" for r in rows if r["id"] in hits) <= 5
     assert all(r["why"] for r in rows if r["outcome"] in ("miss", "n/a", "bound"))
