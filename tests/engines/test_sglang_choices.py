@@ -73,3 +73,20 @@ def test_kv_budget_takes_the_fraction_and_context_of_choices():
                          machine=None, weights_bytes=GiB(15))
     assert b.fraction == _fraction("H100-SXM-80GB", "0.5.23", context_length=8192)
     assert b.context_len == 8192
+
+
+def _gpt_oss_fraction(version: str) -> float:
+    model, parallel = load_model("openai/gpt-oss-20b"), ParallelSpec(tp=1)
+    options = SglangOptions(engine_version=version, mem_fraction_static=0.8)
+    return choices._times(choices.FractionChoice(value=0.8, reserved_mib=None, source="--mem-fraction-static"),
+                          choices.rocm_aiter_factor(model, lookup_gpu("MI355X"), parallel, options)).value
+
+
+def test_gpt_oss_gets_triton_on_hip_before_0_5_10():
+    # SGLang's model-specific adjustment picks triton for GptOssForCausalLM on HIP in 0.5.2-0.5.9 (no x 0.85);
+    # from 0.5.10 the same branch picks aiter (gs_353 / gs_354 / gs_357 / gs_358: 0.5.6 on MI355X / MI300X print
+    # the fraction as given)
+    for version in ("0.5.2", "0.5.6", "0.5.9"):
+        assert _gpt_oss_fraction(version) == 0.8
+    for version in ("0.5.10", "0.5.17", "0.5.23"):
+        assert _gpt_oss_fraction(version) == pytest.approx(0.8 * 0.85)

@@ -246,6 +246,12 @@ KNOWN_MISSES = {
     # FP8 checkpoint) does; sg_564 (gs_374: main of 2025-12-01, Qwen3-VL-32B-Instruct-FP8 with --quantization fp8 on a
     # card inferred as a B200, assembled config) prints 512 tokens (128 MiB) above it. Not read further this round.
     "sg_563", "sg_564",
+    # helper gs24 (2026-12-06, blind, first run): sg_549, sg_551, sg_555-sg_559 (AMD's nightly CI, SGLang 0.5.6 images
+    # on MI355X / MI300X at tp 4 / 8: gpt-oss-20b, grok-2 fp8 twice, DeepSeek-V3-0324 four times) print 40-3,078
+    # tokens (0.00-0.09 %) below the range rebuilt without the capacity lines; explain's own ledger reproduces each
+    # budget from the printed lines (sg_556: 64.24 GiB, 'reproduced'): the gap is in the rebuild's terms between the
+    # budget and the count (about 10 MiB on the MLA logs). Not read yet at the 0.5.6 wheel
+    "sg_549", "sg_551", "sg_555", "sg_556", "sg_557", "sg_558", "sg_559",
     # helper bl23 (2026-12-06, blind): vl_1004 / vl_1005 (gemma-2-9b-it, vLLM 0.20.1 on an RTX PRO 6000) print 34 / 53
     # tokens above the rebuilt range: tpkit reads google/gemma-2-9b-it's config.json (no layer_types, no
     # sliding_window_pattern) as 42 sliding-window layers (models/layers.py, the Mistral rule), where transformers
@@ -702,12 +708,15 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     starts on A100s: fp16 / AWQ, fp8 KV, EAGLE-3 heads, eager and cudagraph NONE) print the anchor and all fifteen hit
     blind: 405 of the 455; merged (lead, session 24): 410 of the 455.
     Helper bl24b (2026-12-06, session 24): vl_1045-vl_1059 (vp_903-vp_917: fifteen more starts of the same llm-d-planner
-    sweep, vLLM 0.19.0 on H100s) print the anchor; all fifteen hit blind: 405 of the 455; merged (lead): 425 of the 472."""
+    sweep, vLLM 0.19.0 on H100s) print the anchor; all fifteen hit blind: 405 of the 455; merged (lead): 425 of the 472.
+    Helper gs24 (2026-12-06): sg_548-sg_559 (gs_353-gs_364, AMD's nightly CI on MI355X / MI300X, SGLang 0.5.6 images,
+    each with the validation set's config) print the anchor; 5 hit blind, 7 print 40-3,078 tokens below the rebuilt
+    range (0.00-0.09 %, ``KNOWN_MISSES``): 395 of the 452; merged (lead): 430 of the 484."""
     rows = _capacity_rows()
     misses = {r["id"] for r in rows if r["outcome"] == "miss"}
     assert misses <= KNOWN_MISSES, sorted(misses - KNOWN_MISSES)
-    assert len(misses) <= 25  # miss24: 28 -> 23; gs24b: + sg_563, sg_564
-    assert len(rows) == 472  # + helper gs24b (2026-12-06): sg_563 / sg_564 print the anchor and miss blind; + bl24b's 15
+    assert len(misses) <= 32  # miss24: 28 -> 23; gs24b: + sg_563, sg_564; gs24: + 7
+    assert len(rows) == 484  # gs24: + 12; + helper gs24b (2026-12-06): sg_563 / sg_564 print the anchor and miss blind; + bl24b's 15
     sg402 = next(r for r in rows if r["id"] == "sg_402")
     assert sg402["outcome"] == "bound" and sg402["printed"] == 997846 and "KV budget sample:" in sg402["why"]
     gb10_mm = {r["id"]: r for r in rows if "second copy of the HF processor" in r["why"]}
@@ -721,7 +730,7 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     sg220 = next(r for r in rows if r["id"] == "sg_220")
     assert "tp not printed" not in sg220["why"] and "outside the rebuilt range" in sg220["why"]
     hits = [r["id"] for r in rows if r["outcome"] == "hit"]
-    assert len(hits) >= 425, [r for r in rows if r["outcome"] == "miss" and r["config"]]
+    assert len(hits) >= 430, [r for r in rows if r["outcome"] == "miss" and r["config"]]
     assert "vl_741" in hits and "sg_496" in hits  # cap22: HAMi's free memory leaves the stream pool out
     assert sum(r.get("pin") == "vllm_no_cache_blocks" for r in rows if r["id"] in hits) <= 5
     assert all(r["why"] for r in rows if r["outcome"] in ("miss", "n/a", "bound"))
@@ -754,8 +763,9 @@ def test_unified_memory_row_below_the_rebuild_is_a_bound_not_a_miss():
     assert _capacity_row("sg_082")["outcome"] == "hit"
     vl844 = _capacity_row("vl_844")  # vLLM on two GB10 hosts: the second worker's sample is not printed
     assert vl844["outcome"] == "bound" and check.UNIFIED_WORKER_BOUND in vl844["why"]
-    sg022 = _capacity_row("sg_022")  # unprinted ranks on discrete GPUs: the measured spread applies, still a miss
-    assert sg022["outcome"] == "miss" and "MIN over all ranks" in sg022["why"]
+    sg022 = _capacity_row("sg_022")  # unprinted ranks on discrete GPUs: the measured spread applies, no bound; a hit
+    # since helper gs24 (2026-12-06): the below-rank-0 p90 over 29 deployments is 0.42 GiB (startup.rankspread)
+    assert sg022["outcome"] == "hit" and check.UNIFIED_BOUND not in sg022["why"]
     sg401 = _capacity_row("sg_401")
     assert sg401["outcome"] == "miss" and sg401["printed"] < sg401["range"][0] and "KV budget sample" not in sg401["why"]
 

@@ -146,6 +146,10 @@ def _fraction(options: SglangOptions, era: str, gpu_mem_mib: float, parallel: Pa
     return choice
 
 
+_TRITON_ON_HIP_ARCHS = frozenset({"GptOssForCausalLM"})
+"""architectures SGLang gives the triton backend on HIP before 0.5.10 (``rocm_aiter_factor``)"""
+
+
 def rocm_aiter_factor(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec,
                       options: SglangOptions) -> tuple[float, str] | None:
     """× 0.85 on ANY fraction on an AMD GPU in SGLang from 0.4.7 when the attention backend is aiter and the
@@ -154,9 +158,18 @@ def rocm_aiter_factor(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec,
     0.5.9, 0.5.12, 0.5.16 and 0.5.17 wheels) and ``arg_groups/attention_hook.py`` (0.5.18–0.5.23 wheels, where
     ``SGLANG_AITER_HONOR_EXPLICIT_MEM_FRACTION``, default False, can keep a user's fraction as given).  aiter is the
     HIP default for every non-MLA model, and for MLA models with 16 or 128 KV heads per rank (else triton) — the
-    default backend is assumed (tpkit has no ``--attention-backend``); None otherwise."""
+    default backend is assumed (tpkit has no ``--attention-backend``); None otherwise.
+
+    gpt-oss is the exception before 0.5.10: SGLang's model-specific adjustment, which runs before the HIP default is
+    chosen, gives ``GptOssForCausalLM`` the triton backend on every non-CUDA platform when none is set
+    (``ServerArgs.model_specific_adjustments`` in the 0.5.2 wheel, ``_handle_model_specific_adjustments`` in the
+    0.5.4 and 0.5.6–0.5.9 wheels: trtllm_mha on SM100, fa3 on SM90, else triton), so no × 0.85; from 0.5.10
+    (0.5.10, 0.5.11, 0.5.12 ``server_args.py``; 0.5.18 ``arg_groups/overrides.py _gpt_oss_overrides``; 0.5.23
+    ``arg_groups/model_overrides/gpt_oss.py``) the same branch picks aiter on HIP and the factor applies."""
     version = options.engine_version
     if gpu.vendor != "AMD" or not at_least(version, "0.4.7"):
+        return None
+    if model.architecture in _TRITON_ON_HIP_ARCHS and not at_least(version, "0.5.10"):
         return None
     if model.mla is not None and max(1, model.num_kv_heads // parallel.tp) not in (16, 128):  # get_num_kv_heads(tp)
         return None
