@@ -92,3 +92,44 @@ def test_a_log_dated_before_0_5_6_gets_no_charge():
     after = explain_log(_LOG.replace("2026-03-01", "2025-12-10"), flags=flags)
     assert not any(r.item.startswith("RoPE cache") for r in before.anchored.rows)
     assert any(r.item.startswith("RoPE cache") for r in after.anchored.rows)
+
+
+def test_grok_builds_one_scaling_rope_per_layer():
+    """sglang 0.5.6 / 0.5.9 / 0.5.23 ``models/grok.py``: a config with a top-level ``rope_type`` (xai-org/grok-2:
+    "original", 8192 × 16) gives every ``Grok1Attention`` its own ``ScalingRotaryEmbedding`` of
+    arange(original × scaling_factor) rows × head_dim, outside ``get_rope``'s ``_ROPE_DICT``: 64 caches, each grown
+    by the pre-expansion.  On AMD before 0.5.23 in bf16: 131,072 × 128 × 2 B = 32 MiB (its own segment) → 131,328
+    rows = 32.06 MiB, a 34 MiB segment each; the 64 old segments come back: 0 … 64 × 2 MiB.  Without the rope
+    fields, or for another architecture with them, one shared get_rope cache as before."""
+    from tpkit.engines.sglang.rope import rotary_modules
+
+    grok = load_model("tests/validation/configs/xai-org--grok-2.json")
+    mods = rotary_modules(grok, "0.5.6")
+    assert len(mods) == 64 and {(m.rows, m.dim) for m in mods} == {(131_072, 128)}
+    r = rope_reserve(grok, "0.5.6", vendor="AMD")
+    assert r.rows == 131_328 and r.tensor == Bytes(64 * 131_328 * 128 * 2) and r.high == MiB(128)
+    assert "64 new cos/sin caches" in r.source and "(64 × 128)" in r.source
+    assert rope_reserve(grok, "0.5.5", vendor="AMD") is None
+    bare = replace(grok, extra={k: v for k, v in grok.extra.items() if k != "rope_type"})
+    assert len(rotary_modules(bare, "0.5.6")) == 1
+    other = replace(QWEN3, extra={**QWEN3.extra, "rope_type": "original", "original_max_position_embeddings": 8192,
+                                  "scaling_factor": 16.0})
+    assert len(rotary_modules(other, "0.5.6")) == 1
+
+
+def test_grok_2_on_rocm_0_5_6_rebuilds_its_printed_count():
+    """sg_551 (AMD CI, SGLang 0.5.6 image, grok-2 fp8 on an MI355X, tp 8): with the capacity line removed, the
+    rebuilt range holds the printed 5,600,170 tokens only once the 64 per-layer caches' growth (0 … 128 MiB) comes
+    off the free memory the KV budget samples; with one shared cache (0 … 2 MiB) it lay 2,709 tokens below."""
+    import json
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
+    import explain_capacity_check as check
+
+    cases = json.loads((check.DATA / "cases.json").read_text())
+    cases = cases["cases"] if isinstance(cases, dict) else cases
+    row = check.check(next(c for c in cases if c["id"] == "sg_551"), check.model_map())
+    assert row["printed"] == 5_600_170 and row["outcome"] == "hit"
+    assert row["range"][0] <= 5_600_170 <= row["range"][1] and row["range"][0] < 5_600_170 - 1_000

@@ -250,8 +250,14 @@ KNOWN_MISSES = {
     # on MI355X / MI300X at tp 4 / 8: gpt-oss-20b, grok-2 fp8 twice, DeepSeek-V3-0324 four times) print 40-3,078
     # tokens (0.00-0.09 %) below the range rebuilt without the capacity lines; explain's own ledger reproduces each
     # budget from the printed lines (sg_556: 64.24 GiB, 'reproduced'): the gap is in the rebuild's terms between the
-    # budget and the count (about 10 MiB on the MLA logs). Not read yet at the 0.5.6 wheel
-    "sg_549", "sg_551", "sg_555", "sg_556", "sg_557", "sg_558", "sg_559",
+    # budget and the count (about 10 MiB on the MLA logs). Not read yet at the 0.5.6 wheel. Helper amd24 (2026-12-06,
+    # docs/accuracy.md §7.2 amd24): grok-2 (sg_551, sg_555) builds one ScalingRotaryEmbedding per layer (sglang
+    # models/grok.py, the config's rope_type 'original'), 64 caches the RoPE pre-expansion grows: both hit. The 0.5.6
+    # wheel (and 0.5.6.post2) shows no HIP-only term between 'Load weight end' and profile_max_num_token, no cell
+    # padding (the printed pool is (tokens + 1) x the config's cell) and no fp8 KV default for these checkpoints;
+    # sg_549 / sg_556-sg_559 need 0.2-6 MiB more taken (or 10-19 MiB / (1 - f) more before 'Load weight begin'),
+    # one flat term fits only at 5.97-6.13 MiB and turns sg_222 (0.5.20, MI355X) into a miss: not charged
+    "sg_549", "sg_556", "sg_557", "sg_558", "sg_559",
     # helper bl23 (2026-12-06, blind): vl_1004 / vl_1005 (gemma-2-9b-it, vLLM 0.20.1 on an RTX PRO 6000) print 34 / 53
     # tokens above the rebuilt range: tpkit reads google/gemma-2-9b-it's config.json (no layer_types, no
     # sliding_window_pattern) as 42 sliding-window layers (models/layers.py, the Mistral rule), where transformers
@@ -711,11 +717,14 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     sweep, vLLM 0.19.0 on H100s) print the anchor; all fifteen hit blind: 405 of the 455; merged (lead): 425 of the 472.
     Helper gs24 (2026-12-06): sg_548-sg_559 (gs_353-gs_364, AMD's nightly CI on MI355X / MI300X, SGLang 0.5.6 images,
     each with the validation set's config) print the anchor; 5 hit blind, 7 print 40-3,078 tokens below the rebuilt
-    range (0.00-0.09 %, ``KNOWN_MISSES``): 395 of the 452; merged (lead): 430 of the 484."""
+    range (0.00-0.09 %, ``KNOWN_MISSES``): 395 of the 452; merged (lead): 430 of the 484.
+    Helper amd24 (2026-12-06): SGLang's grok.py gives every Grok-2 layer its own ScalingRotaryEmbedding (the config's
+    rope_type 'original', 8,192 x 16 rows), 64 caches the 0.5.6+ pre-expansion grows (0 ... 128 MiB on ROCm):
+    sg_551 / sg_555 hit: 434 of the 484 (89.3 % -> 89.7 %)."""
     rows = _capacity_rows()
     misses = {r["id"] for r in rows if r["outcome"] == "miss"}
     assert misses <= KNOWN_MISSES, sorted(misses - KNOWN_MISSES)
-    assert len(misses) <= 32  # miss24: 28 -> 23; gs24b: + sg_563, sg_564; gs24: + 7
+    assert len(misses) <= 30  # miss24: 28 -> 23; gs24b: + sg_563, sg_564; gs24: + 7; amd24: - sg_551, sg_555
     assert len(rows) == 484  # gs24: + 12; + helper gs24b (2026-12-06): sg_563 / sg_564 print the anchor and miss blind; + bl24b's 15
     sg402 = next(r for r in rows if r["id"] == "sg_402")
     assert sg402["outcome"] == "bound" and sg402["printed"] == 997846 and "KV budget sample:" in sg402["why"]
@@ -730,7 +739,7 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     sg220 = next(r for r in rows if r["id"] == "sg_220")
     assert "tp not printed" not in sg220["why"] and "outside the rebuilt range" in sg220["why"]
     hits = [r["id"] for r in rows if r["outcome"] == "hit"]
-    assert len(hits) >= 430, [r for r in rows if r["outcome"] == "miss" and r["config"]]
+    assert len(hits) >= 434, [r for r in rows if r["outcome"] == "miss" and r["config"]]
     assert "vl_741" in hits and "sg_496" in hits  # cap22: HAMi's free memory leaves the stream pool out
     assert sum(r.get("pin") == "vllm_no_cache_blocks" for r in rows if r["id"] in hits) <= 5
     assert all(r["why"] for r in rows if r["outcome"] in ("miss", "n/a", "bound"))

@@ -436,7 +436,8 @@ def _extra(cfg: dict, text: dict) -> dict:
         extra["num_labels"] = labels  # HF PretrainedConfig: num_labels, else the id2label entries (default 2)
     for key in ("linear_attn_config", "rope_scaling", "rope_theta", "partial_rotary_factor", "rotary_dim",
                 "rotary_pct", "rope_pct", "rotary_emb_fraction", "rope_parameters", "rope_local_base_freq",
-                "original_max_position_embeddings", "n_group", "topk_group",
+                "original_max_position_embeddings", "n_group", "topk_group", "rope_type", "scaling_factor",
+                "rope_rotate_half_dims",
                 "vision_config", "mm_tokens_per_image", "draft_vocab_size",
                 "image_grid_pinpoints", "vision_feature_layer", "vision_feature_select_strategy",
                 "eagle_config", "dflash_config", "target_layer_ids", "target_hidden_size", "num_aux_hidden_states",

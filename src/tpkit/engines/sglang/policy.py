@@ -137,7 +137,9 @@ def rotary_cache_bytes(model: ModelSpec, gpu: GpuSpec, options: SglangOptions) -
             return Bytes(0), "no rotary cache (learned position embeddings, counted in the weights)"
         return Bytes(0), "no rotary cache (Gemma-3 before SGLang 0.5.10: HF-style rotary embedding, no get_rope)"
     total = sum(m.rows * m.dim for m in mods) * elem
-    parts = "; ".join(f"{m.rows:,} ({m.how}) × {m.dim}" for m in mods)
+    kinds = list(dict.fromkeys(mods))  # identical modules (Grok's one per layer) shown once with their count
+    parts = "; ".join(("" if mods.count(m) == 1 else f"{mods.count(m)} × ") + f"{m.rows:,} ({m.how}) × {m.dim}"
+                      for m in kinds)
     return (Bytes(total),
             f"rotary cos/sin cache{'s' if len(mods) > 1 else ''} [{parts}] × {elem} B "
             f"({'float32 on CUDA, SGLang >= 0.4.2' if fp32 else 'model dtype'}; layers/rotary_embedding.py)")

@@ -50,7 +50,8 @@ Every rotary module grows, not one (``rotary_modules``): ``reserve_rope_cache_fo
 ``model.children()`` recursively and calls ``_ensure_cos_sin_cache_length`` on each child that has it and a
 ``cos_sin_cache`` (``srt/utils/common.py``, read 0.5.6, 0.5.9, 0.5.10, 0.5.11–0.5.14, 0.5.20–0.5.22), so each distinct
 module ``get_rope`` built (its ``_ROPE_DICT`` shares one per key) grows once, in the order the layers hold them: Gemma-3
-(0.5.10+) its local and global default caches; Gemma 4 (``models/gemma4_causal.py``, 0.5.11–0.5.23) one per layer type
+(0.5.10+) its local and global default caches; Grok with a top-level ``rope_type`` one ``ScalingRotaryEmbedding``
+per layer (``_grok_scaling_modules``); Gemma 4 (``models/gemma4_causal.py``, 0.5.11–0.5.23) one per layer type
 of its ``rope_parameters`` (``get_rope(head_dim, rotary_dim=head_dim, rope_scaling={"rope_type": ...},
 partial_rotary_factor=...)``, head_dim ``global_head_dim`` on full layers; ``proportional`` → ``Gemma4RotaryEmbedding``,
 whose cache is head_dim wide, 0.5.11 / 0.5.23 ``rotary_embedding/rope_variant.py``).  The allocator is followed through
@@ -140,6 +141,9 @@ def rotary_modules(model: ModelSpec, version: str) -> tuple[RotaryModule, ...]:
         dim = rotary_dim(model)
         return (RotaryModule(rows=rows, dim=dim, how="Gemma-3 local layers' default rope: " + how),
                 RotaryModule(rows=rows, dim=dim, how="Gemma-3 global layers' default rope: " + how))
+    grok = _grok_scaling_modules(model)
+    if grok:
+        return grok
     layered = per_layer_type_ropes(model) if own else ()
     if layered:
         out = []
@@ -154,6 +158,31 @@ def rotary_modules(model: ModelSpec, version: str) -> tuple[RotaryModule, ...]:
         return tuple(out)
     rows, how = cache_positions(model, version)
     return (RotaryModule(rows=rows, dim=rotary_dim(model), how=how),)
+
+
+GROK_ARCHS = ("Grok1ForCausalLM", "Grok1ModelForCausalLM")
+"""``EntryClass`` of SGLang's ``models/grok.py`` (read 0.5.6, 0.5.6.post2, 0.5.9, 0.5.23)"""
+
+
+def _grok_scaling_modules(model: ModelSpec) -> tuple[RotaryModule, ...]:
+    """Grok's per-layer rope (``models/grok.py``, read 0.5.6, 0.5.6.post2, 0.5.9, 0.5.23): where the config has a
+    top-level ``rope_type`` (xai-org/grok-2: "original", with ``original_max_position_embeddings`` and
+    ``scaling_factor``), ``get_rope_scaling`` returns a dict and every ``Grok1Attention`` replaces its ``get_rope``
+    module by its own ``ScalingRotaryEmbedding`` — built in the layer, not through ``get_rope``'s ``_ROPE_DICT``,
+    so one cache per decoder layer, each of ``torch.arange(original × scaling_factor)`` rows (its
+    ``_compute_cos_sin_cache``) × head_dim (head_dim / 2 with ``rope_rotate_half_dims``); the pre-expansion's walk
+    reaches each one (``model.children()`` recursively), and each grows.  Empty for any other model or config."""
+    extra = model.extra or {}
+    if model.architecture not in GROK_ARCHS or not extra.get("rope_type"):
+        return ()
+    original, factor = extra.get("original_max_position_embeddings"), extra.get("scaling_factor")
+    if not original or not factor:
+        return ()
+    rows = math.ceil(float(original) * float(factor))
+    dim = model.head_dim // 2 if extra.get("rope_rotate_half_dims") else model.head_dim
+    how = (f"Grok ScalingRotaryEmbedding per layer (rope_type {extra['rope_type']}): original_max_position_embeddings "
+           f"{int(original):,} × scaling_factor {float(factor):g}")
+    return tuple(RotaryModule(rows=rows, dim=dim, how=how) for _ in range(model.num_layers))
 
 
 def rotary_dim(model: ModelSpec) -> int:
@@ -299,7 +328,8 @@ def rope_reserve(model: ModelSpec, version: str, *, context_len: int | None = No
     growths = [(m.rows * m.dim * elem, rows * m.dim * elem) for m in grown]
     tensor = Bytes(sum(new for _, new in growths))
     seg = Bytes(_grow_all(growths))
-    dims = " + ".join(f"{m.dim}" for m in grown)
+    same = len(grown) > 2 and len({m.dim for m in grown}) == 1  # Grok: one per layer
+    dims = f"{len(grown)} × {grown[0].dim}" if same else " + ".join(f"{m.dim}" for m in grown)
     return RopeReserve(tensor=tensor, high=seg, rows=rows, source=(
         f"SGLang {version} reserve_rope_cache_for_long_sequences after 'Load weight end' (0.5.6+ model_runner.py "
         f"load_model): {len(grown)} new cos/sin cache{'s' if len(grown) > 1 else ''} of {rows:,} rows "
