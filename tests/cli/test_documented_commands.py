@@ -16,7 +16,8 @@ Each runs in-process through ``tpkit.cli.main`` (scripts in a subprocess) and mu
 verdict is DOES NOT FIT, or what the doc's ``test $? -eq N`` says), print no traceback, and print every decimal
 number that the line's ``# comment`` shows (``# 8× PCIe: 87.0 → 69.4 tok/s (0.80×)``).  The example files the docs
 name stand for files of the reader's: ``server.log`` is the synthetic Kimi-K2.5 log, ``crash.log`` a real vLLM
-Qwen3-8B crash log (vl_017), ``machine.json`` the H200 machine profile of docs/runs/2026-11-30-final; a file the
+Qwen3-8B crash log (vl_017), ``pod.log`` an SGLang start in a HAMi slice (sg_495), ``machine.json`` the H200 machine
+profile of docs/runs/2026-11-30-final; a file the
 reader would write (``plan.json``) goes to a temporary folder.
 """
 
@@ -42,6 +43,7 @@ EXAMPLE_FILES = {
     "server.log": SYNTHETIC_KIMI,
     "crash.log": ROOT / "tests/logs/data/vllm/vl_017.log",  # Qwen3-8B, vLLM: "No available memory for the cache blocks"
     "machine.json": ROOT / "docs/runs/2026-11-30-final/machine.json",  # `tpkit probe --out` on 2× H200
+    "pod.log": ROOT / "tests/logs/data/sglang/sg_495.log",  # SGLang 0.5.20 in a 38,000 MiB HAMi slice (gs_342)
 }
 """the example files the docs name, standing for the reader's own"""
 
