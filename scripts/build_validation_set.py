@@ -1862,6 +1862,11 @@ SGLANG_PUBLIC = {
                {"cuda_graph_max_bs": 16}, None),  # --cuda-graph-max-bs 16 of the torch-compile mode
     "gs_364": ("0.5.6", "image rocm/sgl-dev:v0.5.6.post2-rocm700-mi30x-20251216 (the log's folder name)",
                {"disable_cuda_graph": True}, None),  # PD prefill: graphs off by the mode (as gs_349)
+    # helper gs25c (2026-12-06, session 25), added blind from issue threads: sglang#12419's Qwen3-Next-80B-A3B-Instruct
+    # start at tp 4 (every other flag at its default) in the lmsysorg/sglang:v0.5.4.post1-rocm700-mi30x image; the GPU
+    # (MI300X) from 190.26 GiB free before the weights on each rank and the '-mi30x' image
+    "gs_365": ("0.5.4", "image lmsysorg/sglang:v0.5.4.post1-rocm700-mi30x (the issue names it; v0.5.4-rocm630 also "
+                        "tried)", {}, None),
 }
 
 # --- vLLM ------------------------------------------------------------------------------------------------------
