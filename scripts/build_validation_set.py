@@ -1862,6 +1862,11 @@ SGLANG_PUBLIC = {
                {"cuda_graph_max_bs": 16}, None),  # --cuda-graph-max-bs 16 of the torch-compile mode
     "gs_364": ("0.5.6", "image rocm/sgl-dev:v0.5.6.post2-rocm700-mi30x-20251216 (the log's folder name)",
                {"disable_cuda_graph": True}, None),  # PD prefill: graphs off by the mode (as gs_349)
+    # helper gs25c (2026-12-06, session 25), added blind from issue threads: sglang#12419's Qwen3-Next-80B-A3B-Instruct
+    # start at tp 4 (every other flag at its default) in the lmsysorg/sglang:v0.5.4.post1-rocm700-mi30x image; the GPU
+    # (MI300X) from 190.26 GiB free before the weights on each rank and the '-mi30x' image
+    "gs_365": ("0.5.4", "image lmsysorg/sglang:v0.5.4.post1-rocm700-mi30x (the issue names it; v0.5.4-rocm630 also "
+                        "tried)", {}, None),
 }
 
 # --- vLLM ------------------------------------------------------------------------------------------------------
@@ -2871,9 +2876,28 @@ GS24_OFF = {  # helper gs24 (2026-12-06, session 24): blind misses above 5 % lef
                "every rank at tp 4 and tp 8), and these are the cases' own logs (use false, as gs23 stored sg_531's "
                "row); an MI300X start-up of another source at tp 4 would settle the row."),
 }
+GS25C_OFF = {  # helper gs25c (2026-12-06, session 25): blind misses above 5 % (round gs25c, docs/accuracy.md §6.4)
+    "gs_365": ("Blind -12.4 % (4,459,191 tokens planned, 5,091,015 printed): Qwen3-Next-80B-A3B-Instruct at tp 4 on "
+               "four MI300X, every flag at its default, in the lmsysorg/sglang:v0.5.4.post1-rocm700-mi30x image "
+               "(sglang#12419). Two terms, each read: (1) the aiter factor. tpkit applies x 0.85 to the default "
+               "fraction (0.865 -> 0.735) as 0.5.4 does (model_executor/model_runner.py, 'mem_fraction_static *= "
+               "0.85' when the backend is aiter and the context is over 8192); the 0.5.4.post1 wheel (pip download "
+               "--no-deps sglang==0.5.4.post1) moved the step into ServerArgs._handle_attention_backend_compatibility "
+               "with 'mem_fraction_static *= 0.90' ('AMD platforms backends'), and 0.5.4.post2, 0.5.4.post3 and "
+               "0.5.5 have x 0.85 there again, so 0.5.4.post1 alone uses 0.90 (0.865 x 0.90 = 0.7785). The printed "
+               "pools close on it: 190.26 GiB free before the weights (152.85 + 37.41) x 0.7785 - 37.41 = 110.70 "
+               "GiB, the printed mamba pool (1.20 + 51.24) plus KV pool (29.13 + 29.13). tpkit folds post releases "
+               "into their base (engines.release_tuple), so the set plans 0.5.4; planned at 0.90 (a --mem-fraction-"
+               "static what-if) the case is -5.3 % (4,822,338). (2) the free memory before the weights, 182.61 GiB "
+               "planned against 190.26 printed: the start-up table's cuda_context[cdna3] and nccl[xgmi:4] rows (one "
+               "sample, 8.31 GiB of NCCL on a 2026-05 rocm720 image), as gs_364's why_off says; with both terms the "
+               "arithmetic lands at about +0.1 %. No rule: a post-release step is outside tpkit's release model "
+               "and this is the set's only 0.5.4.post1 AMD start; an MI300X tp-4 start-up of another source "
+               "would settle the table row."),
+}
 for _cid, _why in {**VRES_OFF, **O19C_OFF, **BL20_OFF, **BL20B_OFF, **CAT20_OFF, **O20_OFF, **WHY21_OFF,
                    **GS21_OFF, **BL21C_OFF, **BL22B_OFF,
-                   **BL22C_OFF, **BL23_OFF, **GS24_OFF}.items():
+                   **BL22C_OFF, **BL23_OFF, **GS24_OFF, **GS25C_OFF}.items():
     PUBLIC_EDITS.setdefault(_cid, {})["why_off"] = _why
 PUBLIC_EDITS["vp_066"]["why_off"] += (
     f" {VRES}: the weights gap is torch's caching allocator (engines/vllm/weight_blocks.py): at tp 2 the "

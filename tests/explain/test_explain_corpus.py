@@ -720,12 +720,15 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     range (0.00-0.09 %, ``KNOWN_MISSES``): 395 of the 452; merged (lead): 430 of the 484.
     Helper amd24 (2026-12-06): SGLang's grok.py gives every Grok-2 layer its own ScalingRotaryEmbedding (the config's
     rope_type 'original', 8,192 x 16 rows), 64 caches the 0.5.6+ pre-expansion grows (0 ... 128 MiB on ROCm):
-    sg_551 / sg_555 hit: 434 of the 484 (89.3 % -> 89.7 %)."""
+    sg_551 / sg_555 hit: 434 of the 484 (89.3 % -> 89.7 %).
+    Helper gs25c (2026-12-06, session 25): sg_560 (gs_365, sglang#12419: Qwen3-Next-80B-A3B at tp 4 on MI300X, the
+    0.5.4.post1 ROCm image) hits blind (5,091,015 in 5,086,954-5,095,709): 435 of the 485 (89.7 %)."""
     rows = _capacity_rows()
     misses = {r["id"] for r in rows if r["outcome"] == "miss"}
     assert misses <= KNOWN_MISSES, sorted(misses - KNOWN_MISSES)
     assert len(misses) <= 30  # miss24: 28 -> 23; gs24b: + sg_563, sg_564; gs24: + 7; amd24: - sg_551, sg_555
-    assert len(rows) == 484  # gs24: + 12; + helper gs24b (2026-12-06): sg_563 / sg_564 print the anchor and miss blind; + bl24b's 15
+    assert len(rows) == 485  # gs24: + 12; + helper gs24b (2026-12-06): sg_563 / sg_564 print the anchor and miss blind; + bl24b's 15
+    # + helper gs25c (2026-12-06, session 25): sg_560 (gs_365) prints the anchor and hits blind: 435 of the 485
     sg402 = next(r for r in rows if r["id"] == "sg_402")
     assert sg402["outcome"] == "bound" and sg402["printed"] == 997846 and "KV budget sample:" in sg402["why"]
     gb10_mm = {r["id"]: r for r in rows if "second copy of the HF processor" in r["why"]}
