@@ -15,6 +15,8 @@ Lead (2026-12-05, session 16): the vLLM plan ceiling +1 for ``tpkit.engines.vllm
 from load_lines.py at its line limit).
 Helper tri18 (2026-12-05): the perf ceilings +1 for ``tpkit.perf.triton_verify`` (vLLM Triton attention's verify without
 KV split and the drafter's own backend; its own module, as fa2_verify).
+Helper vx25 (2026-12-06): the vLLM plan ceiling +1 for ``tpkit.engines.vllm.graph_fa3`` (FlashAttention 3's split-KV
+accumulators in the first FULL capture), imported only for FLASH_ATTN on SM 9.x (graphs.py is at its line limit).
 """
 
 import contextlib
@@ -55,7 +57,7 @@ CASES = {
     "plan sglang text": (["plan", *KIMI, "--mem-fraction-static", "0.85"], PLAN_NOT + ("tpkit.engines.vllm.policy",),
                          91),
     "plan vllm json": (["plan", "meta-llama/Llama-3.1-8B-Instruct", "--engine", "vllm", "--gpu", "H100", "--json"],
-                       PLAN_NOT + ("tpkit.engines.sglang.policy", "tpkit.cli.render"), 106),  # +1 backend_choice (be11), +1 q14, +1 v0chunk, +1 lora_lines, +1 option_checks
+                       PLAN_NOT + ("tpkit.engines.sglang.policy", "tpkit.cli.render"), 107),  # +1 backend_choice (be11), +1 q14, +1 v0chunk, +1 lora_lines, +1 option_checks, +1 graph_fa3 (vx25: FLASH_ATTN on Hopper only)
     "perf sglang spec": (["perf", *KIMI, "--speculative-algorithm", "EAGLE3"], PERF_NOT + ("tpkit.perf.runtime_vllm",),
                          65),
     "perf sglang json": (["perf", *KIMI, "--json"], PERF_NOT + ("tpkit.perf.runtime_vllm",), 65),

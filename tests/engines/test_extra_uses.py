@@ -81,9 +81,12 @@ def _total(lines) -> Bytes:
 # the pool another way); its numbers are unchanged.
 # Helper ev24 (2026-12-06): nccl[pcie:2] 0.240 -> 0.245 GiB (sg-16920 subtracts sglang_tp1_init[all], 0.01 -> 0.00 GiB
 # with ex22's sg_527 / sg_529 rows): every column on RTX-PRO-6000 at tp 2, 28-32 tokens fewer.
+# Helper vx25 (2026-12-06): FlashAttention 3's split-KV accumulators in the first FULL capture (engines/vllm/graph_fa3.py:
+# 32 splits x 32 heads a rank x 512 tokens x 129 x 4 B = 258 MiB, above the 0.155 GiB constant): vllm 0.33 column on
+# H100 at tp 2 only (16,112 -> 15,472; at tp 4 / 8 the 16 / 8 heads a rank give 129 / 65 MiB, under the constant).
 BEFORE_THE_FEATURE = {
     ("H100", 1): (0, 0, 0, 0, 0),
-    ("H100", 2): (0, 10_481, 16_112, 1_328, 22_240),
+    ("H100", 2): (0, 10_481, 15_472, 1_328, 22_240),
     ("H100", 4): (396_039, 433_358, 450_080, 420_512, 453_344),
     ("H100", 8): (1_196_222, 1_234_103, 1_330_752, 1_271_696, 1_292_672),
     ("L40S", 1): (0, 0, 0, 0, 0),

@@ -23,6 +23,7 @@ import pytest
 
 from tpkit.engines.vllm import VllmOptions, plan_vllm, resolve_rules
 from tpkit.engines.vllm.graphs_not_evidence import NOT_EVIDENCE
+from tpkit.engines.vllm.graph_fa3 import fa3_split_accumulators
 from tpkit.engines.vllm.graphs import ESTIMATE_BAND_BYTES, FIRST_CAPTURE_BYTES, FLASHINFER_WORKSPACE_BYTES, \
     GRAPH_EVIDENCE, PER_GRAPH_LAYER_BYTES, auto_attention_backend, capture_sizes, estimate_cudagraph_memory, \
     full_capture_sizes, mechanism_estimate, median, ROCM_GRAPH_EVIDENCE, ROCM_PER_GRAPH_LAYER_BYTES
@@ -52,7 +53,14 @@ def test_default_capture_set_is_51_piecewise_35_full():
     assert (len(sizes), len(full_capture_sizes(sizes, 128))) == (35, 19)  # the printed 35 + 19 of a 0.2x log
 
 
-def _abs_errors(first=FIRST_CAPTURE_BYTES, per=PER_GRAPH_LAYER_BYTES, constant=None, fitted=False) -> list[float]:
+def _fa3(g) -> float:
+    """FA3's split-KV accumulators of a row's first FULL capture (graph_fa3), GiB."""
+    heads, dim, top = g.fa3
+    return fa3_split_accumulators(heads=heads, head_dim_v=dim, tokens=top, sequences=top).gib if g.full else 0.0
+
+
+def _abs_errors(first=FIRST_CAPTURE_BYTES, per=PER_GRAPH_LAYER_BYTES, constant=None, fitted=False,
+                fa3=True) -> list[float]:
     out = []
     for g in GRAPH_EVIDENCE:
         if fitted and not g.fitted:
@@ -61,6 +69,7 @@ def _abs_errors(first=FIRST_CAPTURE_BYTES, per=PER_GRAPH_LAYER_BYTES, constant=N
             out.append(abs(g.printed_gib - constant))
             continue
         ws = FLASHINFER_WORKSPACE_BYTES.gib if g.backend == "FLASHINFER" and g.full > 0 else 0.0
+        ws = max(ws, _fa3(g)) if fa3 else ws
         graphs = max(g.piecewise - 1, 0) + max(g.full - 1, 0)
         out.append(abs(g.printed_gib - (max(first.gib, ws) + per.gib * graphs * g.layers)))
     return out
@@ -93,15 +102,23 @@ def test_evidence_is_every_printed_estimate_of_the_corpus():
 
 def test_mechanism_beats_the_median_constant_on_every_printed_estimate():
     mech, const = _abs_errors(), _abs_errors(constant=0.65)
-    assert median(mech) < 0.14 < 0.28 < median(const)      # 0.13 against 0.29 GiB (89 logs, ev24; 0.09 / 0.25 on 66)
-    assert _p90(mech) < 0.80 < 0.95 < _p90(const)          # 0.76 against 0.98 GiB (89 logs, ev24; 0.90 / 1.12 on 66)
+    assert median(mech) < 0.125 < 0.28 < median(const)     # 0.120 against 0.29 GiB (89 logs; 0.130 before vx25's FA3)
+    assert _p90(mech) < 0.80 < 0.95 < _p90(const)          # 0.76 against 0.98 GiB (89 logs, ev24; unchanged by FA3)
+    without = _abs_errors(fa3=False)
+    assert median(mech) < median(without) - 0.005 and _p90(mech) <= _p90(without)
 
 
 def test_fitted_constants_are_a_least_absolute_error_optimum():
-    best = sum(_abs_errors(fitted=True))
+    """vcg10's fit, made before the FA3 term: the optimum of the 58 rows without it.  With it the optimum slides
+    along a flat ridge (first sample against per-graph term) to about 0.045 GiB / 197 KiB, 0.19 GiB less summed
+    error over the 58, which the whole validation set rejects (vLLM p90 7.59 -> 10.4 %): not refitted (helper vx25,
+    docs/accuracy.md §5)."""
+    best = sum(_abs_errors(fitted=True, fa3=False))
     for first, per in ((GiB(0.145), PER_GRAPH_LAYER_BYTES), (GiB(0.165), PER_GRAPH_LAYER_BYTES),
                        (FIRST_CAPTURE_BYTES, Bytes(143 * 1024)), (FIRST_CAPTURE_BYTES, Bytes(163 * 1024))):
-        assert sum(_abs_errors(first, per, fitted=True)) > best
+        assert sum(_abs_errors(first, per, fitted=True, fa3=False)) > best
+    ridge = sum(_abs_errors(GiB(0.045), Bytes(197 * 1024), fitted=True))
+    assert 0.1 < sum(_abs_errors(fitted=True)) - ridge < 0.3
 
 
 def test_flashinfer_workspace_lands_in_the_first_full_sample():
@@ -133,7 +150,8 @@ def test_auto_attention_backend_per_gpu_family(cc, head, kvq, mla, backend):
 def test_attention_backend_flag_moves_the_estimate_and_bad_values_are_refused():
     model = llama3_8b()
     fa, fi = (_graphs("0.21.0", model, attention_backend=b) for b in ("FLASH_ATTN", "FLASHINFER"))
-    assert fi - fa == (FLASHINFER_WORKSPACE_BYTES - FIRST_CAPTURE_BYTES).bytes
+    fa3 = fa3_split_accumulators(heads=32, head_dim_v=128, tokens=512, sequences=512)  # H200: FA3, helper vx25
+    assert fi - fa == (FLASHINFER_WORKSPACE_BYTES - fa3).bytes
     assert _graphs("0.21.0", model) == fa == _graphs("0.21.0", model, attention_backend="auto")  # H200: FA
     with pytest.raises(PlanInputError, match="--attention-backend must be one of"):
         VllmOptions(engine_version="0.21.0", attention_backend="FLASH")
@@ -205,8 +223,10 @@ def test_no_estimate_when_eager_or_kv_memory_given():
     assert _graphs("0.21.0", kv_cache_memory_bytes=GiB(10)) == 0
 
 
-def _mech(model, piecewise=51, full=51):  # H200: max_num_seqs 1024, 51 FULL graphs
-    return mechanism_estimate(piecewise=piecewise, full=full, layers=model.num_layers, attention_backend="FLASH_ATTN").bytes
+def _mech(model, piecewise=51, full=51):  # H200: max_num_seqs 1024, 51 FULL graphs up to 512 tokens, FA3
+    fa3 = fa3_split_accumulators(heads=model.num_attention_heads, head_dim_v=model.v_head_dim, tokens=512, sequences=512)
+    return mechanism_estimate(piecewise=piecewise, full=full, layers=model.num_layers, attention_backend="FLASH_ATTN",
+                              full_buffers=fa3).bytes
 
 
 def test_estimate_band_is_the_leave_one_study_out_p90():
@@ -239,7 +259,7 @@ def test_rocm_estimate_subtracted_from_0_26_only():
     assert _graphs_on(H200, "0.25.0", model) == _mech(model) > 0                    # CUDA: subtracted
     rocm = mechanism_estimate(piecewise=51, full=51, layers=model.num_layers, attention_backend="FLASH_ATTN",
                               rocm=True).bytes
-    assert _graphs_on(mi300x, "0.26.0", model) == rocm > 5 * _mech(model)                # 3.58 against 0.62 GiB
+    assert _graphs_on(mi300x, "0.26.0", model) == rocm > 4 * _mech(model)       # 3.58 against 0.72 GiB (H200: FA3)
 
 
 def test_rocm_per_graph_term_is_the_median_of_the_mi300x_logs():

@@ -12,6 +12,7 @@ import pytest
 
 from tpkit.cli import main
 from tpkit.engines.vllm import VllmOptions, plan_vllm
+from tpkit.engines.vllm.graph_fa3 import fa3_split_accumulators
 from tpkit.engines.vllm.graphs import capture_sizes, full_capture_sizes, mechanism_estimate
 from tpkit.errors import PlanInputError
 from tpkit.parallel import ParallelSpec
@@ -53,8 +54,14 @@ def _graphs(version, **kw):
 @pytest.mark.parametrize("version", ["0.20.0", "0.21.0"])
 def test_the_cap_sets_the_graph_count_of_the_estimate(version):
     layers = llama3_8b().num_layers  # H200: max_num_seqs 1024, so 51 PIECEWISE + 51 FULL by default
-    default = mechanism_estimate(piecewise=51, full=51, layers=layers, attention_backend="FLASH_ATTN").bytes
-    capped = mechanism_estimate(piecewise=35, full=35, layers=layers, attention_backend="FLASH_ATTN").bytes
+    # FA3 on the H200: its split-KV accumulators at the largest FULL size (graph_fa3, helper vx25): 258 MiB at 512
+    # tokens, above the 0.155 GiB first capture; 129 MiB at 256, under it
+    fa3 = {top: fa3_split_accumulators(heads=32, head_dim_v=128, tokens=top, sequences=top) for top in (256, 512)}
+    default = mechanism_estimate(piecewise=51, full=51, layers=layers, attention_backend="FLASH_ATTN",
+                                 full_buffers=fa3[512]).bytes
+    capped = mechanism_estimate(piecewise=35, full=35, layers=layers, attention_backend="FLASH_ATTN",
+                                full_buffers=fa3[256]).bytes
+    assert capped == mechanism_estimate(piecewise=35, full=35, layers=layers, attention_backend="FLASH_ATTN").bytes
     assert _graphs(version) == default
     assert _graphs(version, max_cudagraph_capture_size=256) == capped < default
     assert _graphs(version, max_cudagraph_capture_size=512) == default

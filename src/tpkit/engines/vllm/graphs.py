@@ -25,9 +25,9 @@ The estimate by its mechanism (``mechanism_estimate``; helper vcg10, wheels 0.20
   piece holds at ≤ 512 tokens: tens of MiB) and every lazily created device allocation of the first capture.  The
   PIECEWISE warm-ups build no attention metadata (``force_attention`` only for FULL), so an attention backend's
   workspace is created in the FULL mode's first sample: FlashInfer's ``VLLM_FLASHINFER_WORKSPACE_BUFFER_SIZE``
-  (394 MiB in ``envs.py`` of every release read; ``v1/attention/backends/flashinfer.py``).  FlashAttention and
-  Triton attention allocate no such buffer.  The rest of the first sample is driver-side and not derivable:
-  ``FIRST_CAPTURE_BYTES``, fitted.
+  (394 MiB in ``envs.py`` of every release read; ``v1/attention/backends/flashinfer.py``); FlashAttention 3 (Hopper)
+  its split-KV accumulators (``graph_fa3``, helper vx25); FA2 and Triton attention none.  The rest of the first
+  sample is driver-side and not derivable: ``FIRST_CAPTURE_BYTES``, fitted.
 * **per graph** ``(n − 1) × second sample``: the second capture adds no pool buffer the first did not (it is smaller
   and reuses the pool), only the instantiated graph itself, whose driver memory grows with its kernel nodes: one
   decoder layer's kernels per layer, for a PIECEWISE graph (one CUDA graph per piece between attention calls) and
@@ -37,7 +37,8 @@ Both constants are fitted (least absolute error) on every printed estimate of th
 (``GRAPH_EVIDENCE``, 58 logs of 35 studies, 0.18–0.31, T4 to H200 and GB10); the ± is the 90th percentile of the
 leave-one-study-out absolute error over the single-GPU logs.  The median of the printed estimates (0.65 GiB, the term
 before vcg10) errs by 0.27 GiB median and 1.07 GiB p90 over these logs; this by 0.09 / 0.82 (0.17 / 0.84 leaving each
-study out).  A printed estimate (``explain``) is used as printed.
+study out).  A printed estimate (``explain``) is used as printed.  Not refitted with the rows added since (helper vx25:
+every refit slides along a flat first-sample / per-graph ridge that the validation set rejects; docs/accuracy.md §5).
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ from __future__ import annotations
 from tpkit.engines.vllm.backend_choice import auto_attention_backend
 from tpkit.engines.vllm.versions import VllmRules
 from tpkit.records import dataclass
-from tpkit.units import Bytes, GiB, KiB, MiB, gib_text
+from tpkit.units import Bytes, GiB, KiB, MiB, gib_text, mib_text
 
 __all__ = ["GraphEstimate", "GraphSample", "GRAPH_EVIDENCE", "capture_sizes", "full_capture_sizes", "graph_counts",
            "CUDAGRAPH_MODES",
@@ -117,6 +118,9 @@ class GraphSample:
     """no estimate line: (--gpu-memory-utilization − the printed equivalent) × the GPU's total"""
     fitted: bool = True
     """in the fit of ``FIRST_CAPTURE_BYTES`` and ``PER_GRAPH_LAYER_BYTES``"""
+    fa3: tuple[int, int, int] = (0, 0, 0)
+    """(query heads per rank, V head size, largest FULL capture) where the FULL graphs run FlashAttention 3
+    (FLASH_ATTN on Hopper: ``graph_fa3``), else zeros"""
 
 
 GRAPH_EVIDENCE: tuple[GraphSample, ...] = (
@@ -129,11 +133,11 @@ GRAPH_EVIDENCE: tuple[GraphSample, ...] = (
     GraphSample(source="vl_108", study="ReidHarris/sql-agent-rl", model="Qwen/Qwen2.5-Coder-1.5B-Instruct", gpu="not named", release="0.31.0", tp=1,
                 piecewise=51, full=35, layers=28, backend="FLASH_ATTN", printed_gib=0.355, derived=True),
     GraphSample(source="vl_128", study="NnamdiOdozi/mlops-assignment", model="Qwen/Qwen3-30B-A3B-Instruct-2507", gpu="H100", release="0.22.1", tp=1,
-                piecewise=19, full=11, layers=48, backend="FLASH_ATTN", printed_gib=0.14),
+                piecewise=19, full=11, layers=48, backend="FLASH_ATTN", printed_gib=0.14, fa3=(32, 128, 64)),
     GraphSample(source="vl_138", study="sridhar1804/local-ai", model="microsoft/Phi-3-mini-4k-instruct", gpu="RTX 3090", release="0.19.1", tp=1,
                 piecewise=51, full=35, layers=32, backend="FLASH_ATTN", printed_gib=0.51),
     GraphSample(source="vl_154", study="ramrow/foam_standards", model="Jackrong/Qwen3.5-27B-Claude-4.6-Opus-Reasoning-Distilled", gpu="H100", release="0.19.0", tp=4,
-                piecewise=51, full=51, layers=64, backend="FLASH_ATTN", printed_gib=1.59),
+                piecewise=51, full=51, layers=64, backend="FLASH_ATTN", printed_gib=1.59, fa3=(6, 256, 512)),
     GraphSample(source="vl_160", study="HienHoang3011/translate-pipeline", model="google/gemma-4-E4b-it", gpu="not named", release="0.19.2rc1.dev206+g95995bbef", tp=1,
                 piecewise=51, full=35, layers=42, backend="TRITON_ATTN", printed_gib=0.79),
     GraphSample(source="vl_201", study="kuuroooo/MindSafe", model="hugging-quants/Meta-Llama-3.1-70B-Instruct-AWQ-INT4", gpu="not named", release="0.19.0", tp=2,
@@ -143,7 +147,7 @@ GRAPH_EVIDENCE: tuple[GraphSample, ...] = (
     GraphSample(source="vl_207", study="passionworkeer/tengxun_open", model="Qwen/Qwen3.5-9B", gpu="not named", release="0.18.0", tp=1,
                 piecewise=51, full=35, layers=32, backend="FLASH_ATTN", printed_gib=0.65),
     GraphSample(source="vl_208", study="qBraid/evolving-quantum-compilers", model="Qwen/Qwen2.5-Coder-14B-Instruct", gpu="Hopper", release="0.19.1", tp=1,
-                piecewise=51, full=51, layers=48, backend="FLASH_ATTN", printed_gib=1.29),
+                piecewise=51, full=51, layers=48, backend="FLASH_ATTN", printed_gib=1.29, fa3=(40, 128, 512)),
     GraphSample(source="vl_252", study="dariustanrd/tokenkaki", model="Qwen/Qwen3-8B", gpu="A100-SXM4-40GB", release="0.19.1", tp=1,
                 piecewise=51, full=35, layers=36, backend="FLASH_ATTN", printed_gib=2.35),
     GraphSample(source="vl_270", study="akamaslabs/vllm-benchmark#30", model="RedHatAI/gemma-4-26B-A4B-it-FP8-dynamic", gpu="L40S", release="0.29.0", tp=1,
@@ -175,9 +179,9 @@ GRAPH_EVIDENCE: tuple[GraphSample, ...] = (
     GraphSample(source="vl_383", study="Einengutenmorgen/decode_kuki", model="Qwen/Qwen3.8-27B", gpu="L40S", release="0.31.0", tp=2,
                 piecewise=51, full=35, layers=64, backend="FLASH_ATTN", printed_gib=0.94),
     GraphSample(source="vl_402", study="search-index file id 67144197265", model="Qwen/Qwen2.5-7B-Instruct", gpu="Hopper", release="0.22.0", tp=1,
-                piecewise=35, full=19, layers=28, backend="FLASH_ATTN", printed_gib=0.37),
+                piecewise=35, full=19, layers=28, backend="FLASH_ATTN", printed_gib=0.37, fa3=(28, 128, 128)),
     GraphSample(source="vl_403", study="search-index file id 55770092662", model="Qwen/Qwen3.5-4B", gpu="Hopper", release="0.22.0", tp=1,
-                piecewise=51, full=35, layers=32, backend="FLASH_ATTN", printed_gib=0.64),
+                piecewise=51, full=35, layers=32, backend="FLASH_ATTN", printed_gib=0.64, fa3=(16, 256, 256)),
     GraphSample(source="vl_404", study="search-index file id 61544841280", model="nvidia/Qwen3.6-27B-NVFP4", gpu="GB10", release="0.23.1rc1.dev531+ga65f93fb2", tp=1,
                 piecewise=5, full=4, layers=64, backend="FLASHINFER", printed_gib=0.61),
     GraphSample(source="vl_460", study="search-index file id 67306615881", model="Qwen/Qwen3-0.6B", gpu="not named", release="0.18.1.dev0+gbcf2be961.d20260324", tp=1,
@@ -268,23 +272,22 @@ GRAPH_EVIDENCE: tuple[GraphSample, ...] = (
                          ("vl_1004", "google/gemma-2-9b-it", 42, 0.12), ("vl_1005", "google/gemma-2-9b-it", 42, 0.12),
                          ("vl_1006", "Qwen/Qwen2.5-VL-7B-Instruct-AWQ", 28, 0.09), ("vl_1007", "Qwen/Qwen2.5-7B-Instruct", 28, 0.09))),
     *(GraphSample(source=s, study="llm-d-incubation/llm-d-planner", model=m, gpu="H100", release="0.19.0", tp=t,
-                  piecewise=g, full=g, layers=n, backend=b, printed_gib=p, fitted=False)
-      for s, m, t, g, n, b, p in (
-          ("vl_1015", "meta-llama/Llama-3.1-8B-Instruct", 1, 51, 32, "FLASH_ATTN", 0.84),
-          ("vl_1016", "meta-llama/Llama-3.1-8B-Instruct", 2, 51, 32, "FLASH_ATTN", 1.69),
-          ("vl_1017", "meta-llama/Llama-3.1-8B-Instruct", 4, 51, 32, "FLASH_ATTN", 0.57),
-          ("vl_1018", "meta-llama/Llama-3.1-8B-Instruct (pipeline parallel 2: 16 layers a stage)", 1, 51, 16, "FLASH_ATTN", 0.54),
-          ("vl_1019", "meta-llama/Llama-3.1-8B-Instruct (pipeline parallel 4: 8 layers a stage)", 1, 51, 8, "FLASH_ATTN", 0.49),
-          ("vl_1020", "meta-llama/Llama-3.1-8B-Instruct (fp8 KV cache)", 1, 51, 32, "FLASH_ATTN", 0.84),
-          ("vl_1021", "meta-llama/Llama-3.1-8B-Instruct (--quantization fp8)", 1, 51, 32, "FLASH_ATTN", 0.84),
-          ("vl_1022", "Qwen/Qwen2.5-7B-Instruct", 1, 51, 28, "FLASH_ATTN", 0.61), ("vl_1023", "Qwen/Qwen3-8B", 1, 51, 36, "FLASH_ATTN", 0.84),
-          ("vl_1024", "Qwen/Qwen3-30B-A3B", 1, 51, 48, "FLASH_ATTN", 1.24), ("vl_1025", "Qwen/Qwen1.5-MoE-A2.7B", 1, 51, 24, "FLASH_ATTN", 0.82),
-          ("vl_1026", "Qwen/Qwen2.5-72B-Instruct", 2, 51, 80, "FLASH_ATTN", 1.63), ("vl_1027", "google/gemma-3-27b-it", 1, 51, 62, "TRITON_ATTN", 1.05),
-          ("vl_1028", "google/gemma-2-9b-it", 1, 51, 42, "FLASH_ATTN", 0.84), ("vl_1029", "openai/gpt-oss-20b", 2, 83, 24, "FLASH_ATTN", 1.09))),
+                  piecewise=g, full=g, layers=n, backend=b, printed_gib=p, fitted=False, fa3=f)
+      for s, m, t, g, n, b, p, f in (
+          ("vl_1015", "meta-llama/Llama-3.1-8B-Instruct", 1, 51, 32, "FLASH_ATTN", 0.84, (32, 128, 512)),
+          ("vl_1016", "meta-llama/Llama-3.1-8B-Instruct", 2, 51, 32, "FLASH_ATTN", 1.69, (16, 128, 512)),
+          ("vl_1017", "meta-llama/Llama-3.1-8B-Instruct", 4, 51, 32, "FLASH_ATTN", 0.57, (8, 128, 512)),
+          ("vl_1018", "meta-llama/Llama-3.1-8B-Instruct (pipeline parallel 2: 16 layers a stage)", 1, 51, 16, "FLASH_ATTN", 0.54, (32, 128, 512)),
+          ("vl_1019", "meta-llama/Llama-3.1-8B-Instruct (pipeline parallel 4: 8 layers a stage)", 1, 51, 8, "FLASH_ATTN", 0.49, (32, 128, 512)),
+          ("vl_1020", "meta-llama/Llama-3.1-8B-Instruct (fp8 KV cache)", 1, 51, 32, "FLASH_ATTN", 0.84, (32, 128, 512)),
+          ("vl_1021", "meta-llama/Llama-3.1-8B-Instruct (--quantization fp8)", 1, 51, 32, "FLASH_ATTN", 0.84, (32, 128, 512)),
+          ("vl_1022", "Qwen/Qwen2.5-7B-Instruct", 1, 51, 28, "FLASH_ATTN", 0.61, (28, 128, 512)), ("vl_1023", "Qwen/Qwen3-8B", 1, 51, 36, "FLASH_ATTN", 0.84, (32, 128, 512)),
+          ("vl_1024", "Qwen/Qwen3-30B-A3B", 1, 51, 48, "FLASH_ATTN", 1.24, (32, 128, 512)), ("vl_1025", "Qwen/Qwen1.5-MoE-A2.7B", 1, 51, 24, "FLASH_ATTN", 0.82, (16, 128, 512)),
+          ("vl_1026", "Qwen/Qwen2.5-72B-Instruct", 2, 51, 80, "FLASH_ATTN", 1.63, (32, 128, 512)), ("vl_1027", "google/gemma-3-27b-it", 1, 51, 62, "TRITON_ATTN", 1.05, (0, 0, 0)),
+          ("vl_1028", "google/gemma-2-9b-it", 1, 51, 42, "FLASH_ATTN", 0.84, (16, 256, 512)), ("vl_1029", "openai/gpt-oss-20b", 2, 83, 24, "FLASH_ATTN", 1.09, (32, 64, 1024)))),
 )
 """Every log of the explain corpus that prints the estimate or its equivalent utilisation (helper vcg10,
-2026-12-05), and vl_843 (Gemma-4-31B, added to lead10 by helper mv29 after this branch's base; not in the fit of the
-two constants, within 0.12 GiB of its print).  Derived rows take the GPU total from the log, or the study's other logs (study 30: 44.39 GiB), or the
+2026-12-05), and vl_843 (Gemma-4-31B, helper mv29; outside the fit, within 0.12 GiB of its print).  Derived rows take the GPU total from the log, or the study's other logs (study 30: 44.39 GiB), or the
 T4's 14.57 GiB (vl_202).  vl_524 and vl_720 are PIECEWISE-only speculative runs whose estimate prints negative.
 Helper vcg10b (2026-12-05): vl_712, vl_743, vl_812, vl_813, added to lead10 after vcg10's base, outside the
 fit like vl_843 (63 rows).  vl_812 / vl_813 print no capture sizes: their counts are vLLM 0.30.0's defaults
@@ -395,20 +398,21 @@ def graph_counts(mode: str, sizes: tuple[int, ...], full: tuple[int, ...]) -> tu
 
 
 def mechanism_estimate(*, piecewise: int, full: int, layers: int, attention_backend: str,
-                       rocm: bool = False, piecewise_warmup: Bytes = Bytes(0)) -> Bytes:
+                       rocm: bool = False, piecewise_warmup: Bytes = Bytes(0), full_buffers: Bytes = Bytes(0)) -> Bytes:
     """vLLM's printed "Estimated CUDA graph memory" from its mechanism (``v1/worker/gpu_model_runner.py
     profile_cudagraph_memory``, 0.20.0–0.33.0; ``v1/worker/gpu/cudagraph_utils.py`` for Model Runner V2 from
     0.29.0): ``max(first PIECEWISE sample, first FULL sample) + Σ_mode (n_mode − 1) × second sample``, with the
     first sample ``FIRST_CAPTURE_BYTES`` or, for FlashInfer, its 394 MiB workspace created in the first FULL
     capture, and the second sample ``PER_GRAPH_LAYER_BYTES`` × ``layers`` (``ROCM_PER_GRAPH_LAYER_BYTES`` on ROCm).
     ``piecewise_warmup``: memory the first PIECEWISE warm-up takes on top (``sparse_indexer.
-    indexer_graph_profile_bytes``: the sparse indexer's 512 MiB dummy logits block)."""
-    first, _ = _first_capture(attention_backend, piecewise, full, piecewise_warmup)
+    indexer_graph_profile_bytes``: the sparse indexer's 512 MiB dummy logits block); ``full_buffers``: what the first
+    FULL capture allocates in the pool (``graph_fa3``: FlashAttention 3's split-KV accumulators)."""
+    first, _ = _first_capture(attention_backend, piecewise, full, piecewise_warmup, full_buffers)
     return first + _per_graph_layer(rocm) * (_later_graphs(piecewise, full) * layers)
 
 
 def _first_capture(attention_backend: str, piecewise: int, full: int,
-                   piecewise_warmup: Bytes = Bytes(0)) -> tuple[Bytes, str]:
+                   piecewise_warmup: Bytes = Bytes(0), full_buffers: Bytes = Bytes(0)) -> tuple[Bytes, str]:
     """The first capture sample and its label: the larger of the modes' first samples.  FULL: FlashInfer's
     workspace when FULL graphs run (created in the FULL mode's first sample), else ``FIRST_CAPTURE_BYTES``.
     PIECEWISE: ``FIRST_CAPTURE_BYTES`` + ``piecewise_warmup`` (allocated by the eager warm-up, which runs without
@@ -416,6 +420,8 @@ def _first_capture(attention_backend: str, piecewise: int, full: int,
     full_first = FLASHINFER_WORKSPACE_BYTES if attention_backend == "FLASHINFER" and full > 0 else FIRST_CAPTURE_BYTES
     full_label = "FlashInfer workspace 394 MiB" if full_first == FLASHINFER_WORKSPACE_BYTES else \
         f"{gib_text(FIRST_CAPTURE_BYTES, 3)}"
+    if full > 0 and full_buffers > full_first:  # FA3's split-KV accumulators (graph_fa3)
+        full_first, full_label = full_buffers, f"FA3 split-KV accumulators {mib_text(full_buffers, 0)}"
     pw_first = FIRST_CAPTURE_BYTES + piecewise_warmup
     if piecewise > 0 and piecewise_warmup.bytes and pw_first > full_first:
         return pw_first, (f"{gib_text(FIRST_CAPTURE_BYTES, 3)} + the first PIECEWISE warm-up's "
@@ -440,14 +446,15 @@ def estimate_cudagraph_memory(rules: VllmRules, *, v2_runner: bool, max_num_seqs
                               attention_backend: str, rocm: bool = False,
                               max_capture_size: int | None = None, given_sizes: tuple[int, ...] | None = None,
                               decode_query_len: int = 1, mode: str = "FULL_AND_PIECEWISE",
-                              piecewise_warmup: Bytes = Bytes(0)) -> GraphEstimate:
+                              piecewise_warmup: Bytes = Bytes(0), heads: int = 0, head_dim_v: int = 0) -> GraphEstimate:
     """The estimate vLLM subtracts before KV sizing, for one rank: ``mechanism_estimate`` ±
     ``ESTIMATE_BAND_BYTES``; ``attention_backend`` is the resolved one (``auto_attention_backend``); ``rocm``: an AMD
     GPU (``ROCM_PER_GRAPH_LAYER_BYTES``; the caller drops the estimate where the release skips it on ROCm);
     ``max_capture_size``: ``--max-cudagraph-capture-size``, ``given_sizes``: ``--cudagraph-capture-sizes`` (None:
     vLLM's default); ``decode_query_len``: 1 + speculative tokens; ``mode``: the ``CUDAGraphMode``
     (``graph_counts``; the caller returns no estimate for NONE); ``piecewise_warmup``: what the first PIECEWISE
-    warm-up adds to its sample (``mechanism_estimate``)."""
+    warm-up adds to its sample (``mechanism_estimate``); ``heads`` / ``head_dim_v``: query heads per rank and V head
+    size, for FlashAttention 3's accumulators in the first FULL capture (``graph_fa3``, FLASH_ATTN on Hopper)."""
     sizes = capture_sizes(max_num_seqs=max_num_seqs, max_num_batched_tokens=max_num_batched_tokens,
                           compute_capability=compute_capability, max_capture_size=max_capture_size,
                           given_sizes=given_sizes, decode_query_len=decode_query_len, release=rules.release)
@@ -470,11 +477,17 @@ def estimate_cudagraph_memory(rules: VllmRules, *, v2_runner: bool, max_num_seqs
                              formula="Model Runner V2: profile_cudagraph_memory returns 0 (vLLM 0.19–0.28), "
                                      "nothing subtracted")
     n_pw, n_full = graph_counts(mode, sizes, full)
-    nominal = mechanism_estimate(piecewise=n_pw, full=n_full, layers=layers,
-                                 attention_backend=attention_backend, rocm=rocm, piecewise_warmup=piecewise_warmup)
+    buffers = Bytes(0)
+    if n_full and attention_backend == "FLASH_ATTN" and (compute_capability or (0, 0))[0] == 9:  # lazy: FA3 only
+        from tpkit.engines.vllm.graph_fa3 import first_full_buffers
+        buffers = first_full_buffers(sizes, full, mode=mode, max_num_seqs=max_num_seqs, heads=heads, rocm=rocm,
+                                     head_dim_v=head_dim_v, decode_query_len=decode_query_len,
+                                     compute_capability=compute_capability)
+    nominal = mechanism_estimate(piecewise=n_pw, full=n_full, layers=layers, attention_backend=attention_backend,
+                                 rocm=rocm, piecewise_warmup=piecewise_warmup, full_buffers=buffers)
     per = _per_graph_layer(rocm)
     runner = "Model Runner V2" if v2_runner else "V1 runner"
-    _, first = _first_capture(attention_backend, n_pw, n_full, piecewise_warmup)
+    _, first = _first_capture(attention_backend, n_pw, n_full, piecewise_warmup, buffers)
     shown = "" if mode == "FULL_AND_PIECEWISE" else f" ({mode})"
     formula = (f"{runner}, {attention_backend}, {n_pw} PIECEWISE + {n_full} FULL graphs{shown}: first capture "
                f"{first} + {_later_graphs(n_pw, n_full)} graphs × {layers} layers × "

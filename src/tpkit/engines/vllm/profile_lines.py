@@ -284,8 +284,9 @@ def graphs_line(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, 
                                     attention_backend=r.attention_backend, rocm=rocm,
                                     max_capture_size=options.max_cudagraph_capture_size,
                                     given_sizes=capture_size_list(options.cudagraph_capture_sizes),
-                                    decode_query_len=1 + (spec_tokens or 0), mode=mode,
-                                    piecewise_warmup=warmup)
+                                    decode_query_len=1 + (spec_tokens or 0), mode=mode, piecewise_warmup=warmup,
+                                    heads=max(model.num_attention_heads // parallel.tp, 1),
+                                    head_dim_v=max(model.v_head_dim, model.full_head_dim or 0))
     if not est.uncertainty.bytes:
         return LineItem(item="CUDA graphs (estimate)", bytes=est.bytes, source=est.formula)
     planned, _, source = resolve(est.bytes, est.uncertainty, term="cuda_graphs", item="CUDA graphs (estimate)",
