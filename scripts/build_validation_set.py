@@ -1865,7 +1865,7 @@ SGLANG_PUBLIC = {
     # helper gs25c (2026-12-06, session 25), added blind from issue threads: sglang#12419's Qwen3-Next-80B-A3B-Instruct
     # start at tp 4 (every other flag at its default) in the lmsysorg/sglang:v0.5.4.post1-rocm700-mi30x image; the GPU
     # (MI300X) from 190.26 GiB free before the weights on each rank and the '-mi30x' image
-    "gs_365": ("0.5.4", "image lmsysorg/sglang:v0.5.4.post1-rocm700-mi30x (the issue names it; v0.5.4-rocm630 also "
+    "gs_365": ("0.5.4.post1", "image lmsysorg/sglang:v0.5.4.post1-rocm700-mi30x (the issue names it; v0.5.4-rocm630 also "
                         "tried)", {}, None),
 }
 
@@ -2887,13 +2887,13 @@ GS25C_OFF = {  # helper gs25c (2026-12-06, session 25): blind misses above 5 % (
                "0.5.5 have x 0.85 there again, so 0.5.4.post1 alone uses 0.90 (0.865 x 0.90 = 0.7785). The printed "
                "pools close on it: 190.26 GiB free before the weights (152.85 + 37.41) x 0.7785 - 37.41 = 110.70 "
                "GiB, the printed mamba pool (1.20 + 51.24) plus KV pool (29.13 + 29.13). tpkit folds post releases "
-               "into their base (engines.release_tuple), so the set plans 0.5.4; planned at 0.90 (a --mem-fraction-"
-               "static what-if) the case is -5.3 % (4,822,338). (2) the free memory before the weights, 182.61 GiB "
-               "planned against 190.26 printed: the start-up table's cuda_context[cdna3] and nccl[xgmi:4] rows (one "
-               "sample, 8.31 GiB of NCCL on a 2026-05 rocm720 image), as gs_364's why_off says; with both terms the "
-               "arithmetic lands at about +0.1 %. No rule: a post-release step is outside tpkit's release model "
-               "and this is the set's only 0.5.4.post1 AMD start; an MI300X tp-4 start-up of another source "
-               "would settle the table row."),
+               "into their base (engines.release_tuple), so the blind score planned 0.5.4. The lead (session 25) made the "
+               "rule (engines.sglang.choices.rocm_aiter_factor: x 0.90 for 0.5.4.post1 alone) and the case now "
+               "plans 0.5.4.post1: -5.3 % (4,822,342). What is left is (2) the free memory before the weights, "
+               "182.61 GiB planned against 190.26 printed: the start-up table's cuda_context[cdna3] and nccl[xgmi:4] "
+               "rows (one sample, 8.31 GiB of NCCL on a 2026-05 rocm720 image), as gs_364's why_off says; with it "
+               "the arithmetic lands at about +0.1 %. An MI300X tp-4 start-up of another source would settle the "
+               "table row."),
 }
 for _cid, _why in {**VRES_OFF, **O19C_OFF, **BL20_OFF, **BL20B_OFF, **CAT20_OFF, **O20_OFF, **WHY21_OFF,
                    **GS21_OFF, **BL21C_OFF, **BL22B_OFF,

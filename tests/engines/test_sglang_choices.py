@@ -51,6 +51,18 @@ def test_rocm_aiter_factor_from_0_4_7_on():
         assert after.value == pytest.approx(0.8 * 0.85) and "ServerArgs" in after.source
 
 
+def test_rocm_aiter_factor_is_0_90_in_0_5_4_post1_alone():
+    """0.5.4.post1's ServerArgs multiplies by 0.90 (wheel read in session 25; gs_365, sglang#12419, closes on it);
+    0.5.4 (ModelRunner) and 0.5.4.post2 / 0.5.5 (ServerArgs) by 0.85."""
+    post1 = _fraction("MI300X", "0.5.4.post1", mem_fraction_static=0.8)
+    assert post1.value == pytest.approx(0.8 * 0.90) and "× 0.90" in post1.source and "ServerArgs" in post1.source
+    base = _fraction("MI300X", "0.5.4", mem_fraction_static=0.8)
+    assert base.value == pytest.approx(0.8 * 0.85) and "ModelRunner" in base.source
+    for version in ("0.5.4.post2", "0.5.4.post3", "0.5.5"):
+        after = _fraction("MI300X", version, mem_fraction_static=0.8)
+        assert after.value == pytest.approx(0.8 * 0.85) and "ServerArgs" in after.source
+
+
 def test_rocm_aiter_factor_not_on_nvidia():
     assert _fraction("H100-SXM-80GB", "0.5.17", mem_fraction_static=0.8).value == 0.8
 

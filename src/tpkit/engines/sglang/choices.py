@@ -19,7 +19,7 @@ from tpkit.engines.sglang.graphs import GraphContext, prefill_graphs
 from tpkit.engines.sglang.multimodal import large_hopper_qwen3_vl, multimodal_runner_factor
 from tpkit.engines.sglang.options import SglangOptions, explicit_kv_dtype
 from tpkit.engines.sglang.spec import SpecPlan
-from tpkit.engines.sglang.versions import at_least, parse_version
+from tpkit.engines.sglang.versions import at_least, parse_version, release_key
 from tpkit.errors import PlanInputError
 from tpkit.hardware.gpu import GpuSpec
 from tpkit.models.spec import ModelSpec
@@ -165,7 +165,12 @@ def rocm_aiter_factor(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec,
     (``ServerArgs.model_specific_adjustments`` in the 0.5.2 wheel, ``_handle_model_specific_adjustments`` in the
     0.5.4 and 0.5.6–0.5.9 wheels: trtllm_mha on SM100, fa3 on SM90, else triton), so no × 0.85; from 0.5.10
     (0.5.10, 0.5.11, 0.5.12 ``server_args.py``; 0.5.18 ``arg_groups/overrides.py _gpt_oss_overrides``; 0.5.23
-    ``arg_groups/model_overrides/gpt_oss.py``) the same branch picks aiter on HIP and the factor applies."""
+    ``arg_groups/model_overrides/gpt_oss.py``) the same branch picks aiter on HIP and the factor applies.
+
+    0.5.4.post1 is the one release with × 0.90: its ``ServerArgs._handle_attention_backend_compatibility`` ('AMD
+    platforms backends') multiplies by 0.90, where 0.5.4 (``ModelRunner``) and 0.5.4.post2 / 0.5.4.post3 / 0.5.5
+    (``ServerArgs``, where the step stays from 0.5.4.post1 on) multiply by 0.85 (the four wheels read, session 25); a version given without its post label
+    folds into 0.5.4 and gets 0.85."""
     version = options.engine_version
     if gpu.vendor != "AMD" or not at_least(version, "0.4.7"):
         return None
@@ -176,8 +181,11 @@ def rocm_aiter_factor(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec,
     context = context_len(model, options)
     if context <= 8192:
         return None
-    where = "ModelRunner" if not at_least(version, "0.5.5") else "ServerArgs"
-    return 0.85, f"aiter attention (ROCm default) with context {context} > 8192: × 0.85 (SGLang {version} {where})"
+    post1 = release_key(version) == (0, 5, 4, 1)
+    where = "ServerArgs" if release_key(version) >= (0, 5, 4, 1) else "ModelRunner"
+    factor = 0.90 if post1 else 0.85
+    return factor, (f"aiter attention (ROCm default) with context {context} > 8192: × {factor:.2f} "
+                    f"(SGLang {version} {where})")
 
 
 def _times(choice: FractionChoice, factor: tuple[float, str] | None) -> FractionChoice:
