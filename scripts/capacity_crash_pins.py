@@ -93,7 +93,7 @@ def pin_not_enough_memory(text: str, full, stripped) -> Pin | None:
     was 0 tokens.  Compared with floor(rebuilt budget / cell) unclamped, each end floored to the page: hit when
     it admits ≤ 0.  Without a cell only a budget ≤ 0 decides it (a positive budget may still hold less than a
     page; not rebuilt then).  Where the log prints no pre-load free memory, the budget's top f × device total −
-    weights (``explain.sgceiling``) decides it when it holds less than a page of the cell.  Only the record, not a
+    weights (``explain.sgbudget.ceiling``) decides it when it holds less than a page of the cell.  Only the record, not a
     quote inside other text."""
     m = next((m for m in (_NOT_ENOUGH.search(ln.strip()) for ln in text.splitlines()) if m), None)
     if m is None or full.context.engine != "sglang":
@@ -114,7 +114,7 @@ def pin_not_enough_memory(text: str, full, stripped) -> Pin | None:
                                       f"{rest.high.bytes / 2**30:+.2f} GiB")
     if top is not None:
         budget = (f"; no pre-load free memory printed: the budget's top f × device total − weights "
-                  f"{top.bytes / 2**30:+.2f} GiB (explain.sgceiling)")
+                  f"{top.bytes / 2**30:+.2f} GiB (explain.sgbudget.ceiling)")
     return Pin(kind="sglang_not_enough_memory", printed=0, low=-(1 << 62), high=0, compare="own", rebuilt=rng,
                shown="" if rng is None or _unclamped(stripped) is not None else budget.lstrip("; "),
                why="'Not enough memory. Please try to increase --mem-fraction-static' (the crash, kept): the pool's "

@@ -227,7 +227,7 @@ KNOWN_MISSES = {
     "sg_253", "sg_331", "sg_333", "sg_401", "vl_845",
     # helper cap25 (2026-12-06, docs/accuracy.md §7.2 cap25): vl_920 hits with the release its README pins (the image
     # digest baaf5fc7, build 0.19.2rc1.dev21: --engine-version in models.json, the 0.17.0-0.20.0 rules give 63,360);
-    # sg_494 hits through the budget's top f x device total - weights (explain.sgceiling): -17.45 GiB, 0 tokens
+    # sg_494 hits through the budget's top f x device total - weights (explain.sgbudget.ceiling): -17.45 GiB, 0 tokens
     # helper bl23b (2026-12-06, session 23): vl_1018 / vl_1019 (vLLM 0.19.0, Llama-3.1-8B at pp 2 / pp 4 on H100s)
     # missed by -1.38 % / -0.98 % (only Worker_PP0 prints 'Available KV cache memory'); helper pp23 derives the other
     # stages' from their DEBUG 'Total non KV cache memory' line (explain.vworkers.workers_available): both hit.
@@ -726,7 +726,7 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     sg_551 / sg_555 hit: 434 of the 484 (89.3 % -> 89.7 %).
     Helper cap25 (2026-12-06): vl_920's README pins its image (build 0.19.2rc1.dev21), passed as --engine-version
     (the 0.17.0-0.20.0 rules: 63,360, the printed count); an SGLang log that prints the weights but no pre-load free
-    memory gets the budget's top f x device total - weights (explain.sgceiling), which decides sg_494's 'Not enough
+    memory gets the budget's top f x device total - weights (explain.sgbudget.ceiling), which decides sg_494's 'Not enough
     memory' (-17.45 GiB at the source's 0.55 on an A100-80GB): 436 of the 484 (89.7 % -> 90.1 %)."""
     rows = _capacity_rows()
     misses = {r["id"] for r in rows if r["outcome"] == "miss"}

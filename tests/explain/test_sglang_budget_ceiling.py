@@ -1,4 +1,4 @@
-"""The KV budget's top when an SGLang log prints no pre-load free memory (``explain.sgceiling``, helper cap25).
+"""The KV budget's top when an SGLang log prints no pre-load free memory (``explain.sgbudget.ceiling``, helper cap25).
 
 SGLang's budget is free after weights − (1 − f) × pre (``profile_max_num_token``, 0.4.x–0.5.9; the 0.5.20 / 0.5.23
 ``KVCacheConfigurator._profile_available_bytes``); 'Load weight end … mem usage' is pre − free after weights, and pre

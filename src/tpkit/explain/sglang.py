@@ -16,7 +16,7 @@ from tpkit.explain.refusals import REFUSED
 from tpkit.explain.rows import Row, derived_row, printed_row
 from tpkit.explain.sganchors import (GIB_NOTE, draft_before_pool, min_over_ranks, printed_floor, target_last,
                                      unprinted_shortfall)
-from tpkit.explain.sgceiling import ceiling
+from tpkit.explain.sgbudget import ceiling
 from tpkit.explain.sgpool import (cell_of, full_share, pool_end_rows, pool_row, predict_tokens, printed_pool,
                                   printed_tokens, tokens_row)
 from tpkit.explain.sgrelease import (aiter_factor, car_bytes_for, default_fraction, pre_from_load_usage, rope_reserve_for,
