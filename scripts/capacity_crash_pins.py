@@ -92,7 +92,9 @@ def pin_not_enough_memory(text: str, full, stripped) -> Pin | None:
     ``model_runner_kv_cache_mixin.init_memory_pool``; 0.5.10 ``MemoryPoolConfig.__post_init__``).  So the pool
     was 0 tokens.  Compared with floor(rebuilt budget / cell) unclamped, each end floored to the page: hit when
     it admits ≤ 0.  Without a cell only a budget ≤ 0 decides it (a positive budget may still hold less than a
-    page; not rebuilt then).  Only the record, not a quote inside other text."""
+    page; not rebuilt then).  Where the log prints no pre-load free memory, the budget's top f × device total −
+    weights (``explain.sgbudget.ceiling``) decides it when it holds less than a page of the cell.  Only the record, not a
+    quote inside other text."""
     m = next((m for m in (_NOT_ENOUGH.search(ln.strip()) for ln in text.splitlines()) if m), None)
     if m is None or full.context.engine != "sglang":
         return None
@@ -104,8 +106,15 @@ def pin_not_enough_memory(text: str, full, stripped) -> Pin | None:
         rng = (rng[0] // page * page, rng[1] // page * page)
     elif rest is not None and rest.low.bytes <= 0:
         rng = (-1, -1 if rest.high.bytes <= 0 else 1)
+    top = getattr(a, "rest_ceiling", None) if rest is None else None
+    cell = getattr(a, "cell_bytes", None)
+    if rng is None and top is not None and top.bytes < (page * cell if cell else 1):
+        rng = (-1, -1)  # no pre printed: the budget's top (f × device total − weights) holds less than a page
     budget = "" if rest is None else (f"; rebuilt budget {rest.low.bytes / 2**30:+.2f}…"
                                       f"{rest.high.bytes / 2**30:+.2f} GiB")
+    if top is not None:
+        budget = (f"; no pre-load free memory printed: the budget's top f × device total − weights "
+                  f"{top.bytes / 2**30:+.2f} GiB (explain.sgbudget.ceiling)")
     return Pin(kind="sglang_not_enough_memory", printed=0, low=-(1 << 62), high=0, compare="own", rebuilt=rng,
                shown="" if rng is None or _unclamped(stripped) is not None else budget.lstrip("; "),
                why="'Not enough memory. Please try to increase --mem-fraction-static' (the crash, kept): the pool's "

@@ -76,3 +76,36 @@ def test_a_rule_set_inside_the_release_range_is_rebuilt_too():
     assert report.context.version.startswith("≥ 0.8")
     alternatives = report.kv_predicted_alternatives
     assert (63_360, 63_360) in alternatives and (242_133, 242_133) in alternatives
+
+
+def _capacity_row(engine_version):
+    """vl_920's capacity-check row (its capacity records removed) with models.json's source flags, the release
+    replaced by ``engine_version`` (None: dropped)."""
+    import copy
+    import sys
+
+    sys.path.insert(0, str(DATA.parents[2] / "scripts"))
+    import explain_capacity_check as check
+
+    models = copy.deepcopy(check.model_map())
+    flags = models["vl_920"]["flags"]
+    flags.pop("engine_version", None)
+    if engine_version is not None:
+        flags["engine_version"] = engine_version
+    return check.check({"id": "vl_920", "engine": "vllm", "file": "vllm/vl_920.log"}, models)
+
+
+def test_vl_920_is_rebuilt_with_the_release_its_source_states():
+    """Helper cap25 (2026-12-06): the README vl_920 quotes pins the image vllm/vllm-openai@sha256:baaf5fc7… (tag
+    nightly-89361181…, 'approximately two weeks of commits ahead of v0.19.2rc0'; its later README names that
+    digest's build 0.19.2rc1.dev21+g893611813): models.json passes it as --engine-version, and the stripped log is
+    rebuilt by the 0.17.0–0.20.0 rules (the groups rule, the config's SSM dtype): 63,360, the printed count.
+    Without it the stripped log has no release and the newest rules give 242,133; either side of the 0.20.1
+    boundary (tokens = int(concurrency × max_model_len)) gives the one or the other."""
+    row = _capacity_row("0.19.2rc1.dev21")
+    assert row["outcome"] == "hit" and row["printed"] == 63_360 and row["range"] == [63_360, 63_360]
+    assert _capacity_row("0.20.0")["range"] == [63_360, 63_360]
+    newer = _capacity_row("0.20.1")
+    assert newer["outcome"] == "miss" and newer["range"][0] > 200_000
+    none = _capacity_row(None)
+    assert none["outcome"] == "miss" and none["range"] == [242_133, 242_133]

@@ -16,6 +16,7 @@ from tpkit.explain.refusals import REFUSED
 from tpkit.explain.rows import Row, derived_row, printed_row
 from tpkit.explain.sganchors import (GIB_NOTE, draft_before_pool, min_over_ranks, printed_floor, target_last,
                                      unprinted_shortfall)
+from tpkit.explain.sgbudget import ceiling
 from tpkit.explain.sgpool import (cell_of, full_share, pool_end_rows, pool_row, predict_tokens, printed_pool,
                                   printed_tokens, tokens_row)
 from tpkit.explain.sgrelease import (aiter_factor, car_bytes_for, default_fraction, pre_from_load_usage, rope_reserve_for,
@@ -100,6 +101,8 @@ class SglangAnchored:
     (``explain.sgbudget.BudgetReplan``, ``explain.fromlog.measured_startup``) so that both agree with the ledger's
     budget.  None where pre is estimated, a draft loads before the pool or either MIN is missing (the printed
     'mem usage' then)"""
+    rest_ceiling: Bytes | None = None
+    """the KV budget's top when no pre-load free memory is printed: f × the device total − the weights (``ceiling``)"""
     unprinted_ranks: str | None = None
     """where the printed pool lies below the budget rebuilt from the printed ranks and the log prints fewer ranks
     than the world: the smallest unprinted rank's shortfall it implies, in words (``unprinted_shortfall``)"""
@@ -144,6 +147,7 @@ def anchor_sglang(parsed: ParsedLog, view: RankView, ctx: Context) -> SglangAnch
     f = _fraction(parsed, ctx, tp, pp)
     slack, rest, mm, rope = _budget_rows(ctx, rows, load, f, tp, pp)
     state, rest = _state_rows(view, ctx, rows, rest)
+    top = ceiling(rows, load, f, total, rest, tp * pp)
     pool = printed_pool(view)
     tokens_a, tokens_printed = printed_tokens(parsed, view)
     cell, cell_source, page, capped = cell_of(ctx, tp, pp, pool.bytes, tokens_printed)
@@ -166,7 +170,7 @@ def anchor_sglang(parsed: ParsedLog, view: RankView, ctx: Context) -> SglangAnch
                           car_source=car_source, fraction_range=f.range, pre_estimated=load.pre_estimated,
                           state_pool=state.pool if state is not None else None,
                           state_charged=state.charged if state is not None else None, stream_pool=load.stream, mm_reservation=mm,
-                          pool_load=_pool_load(load),
+                          pool_load=_pool_load(load), rest_ceiling=top,
                           unprinted_ranks=unprinted_shortfall(*printed_floor(parsed, tokens_printed, page),
                                                                full_share(rest, capped), cell, f.value, tp * pp,
                                                                max(load.n_after, load.n_pre), ctx))
