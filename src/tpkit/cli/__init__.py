@@ -428,8 +428,12 @@ def main(argv: list[str] | None = None) -> int:
 
 def _main(argv: list[str]) -> int:
     """``main`` less its ^C handling."""
+    from tpkit.cli.pasted import rewrite
     from tpkit.errors import is_user_error
 
+    argv, pasted = rewrite(argv)  # a pasted `vllm serve M …` / `python -m sglang.launch_server --model-path M …`
+    for note in pasted:
+        print(f"tpkit {_command(argv)}: note: {note}", file=sys.stderr)
     TpkitArgumentParser.argv = argv
     parser = build_parser(argv)
     try:
