@@ -192,6 +192,9 @@ def _plainer(message: str) -> str:
             return f"{message}; MTP is NEXTN in SGLang's spelling: --speculative-algorithm NEXTN"
         if flag == "--engine" and v and v.group(1) in choices:  # `--engine sglang-0.5.2` (helper nc20, session 20)
             return f"{message}; the release goes to its own flag: --engine {v.group(1)} --engine-version {v.group(2)}"
+        from tpkit.cli.pasted import LAUNCH_WORDS, launch_hint
+        if flag == "COMMAND" and value.lower() in LAUNCH_WORDS:  # `tpkit vllm serve M …` (helper ux25)
+            return f"{message}; {launch_hint(value)}"
     return message
 
 

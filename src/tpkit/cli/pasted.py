@@ -18,7 +18,17 @@ returns the new argv and the notes.
 
 from __future__ import annotations
 
-__all__ = ["rewrite"]
+__all__ = ["rewrite", "LAUNCH_WORDS", "launch_hint"]
+
+LAUNCH_WORDS = ("vllm", "sglang", "python", "python3")
+"""the first word of an engine's launch line, typed where tpkit's command goes (``tpkit vllm serve M …``)"""
+
+
+def launch_hint(word: str) -> str:
+    """What to write instead of ``tpkit vllm serve M …``: the line after ``tpkit plan`` (memory) or ``tpkit perf``
+    (speed), which take it as it is."""
+    return (f"'{word} …' is the engine's launch line: put the command tpkit runs before it, tpkit plan {word} … for "
+            f"the GPU memory and KV cache, or tpkit perf {word} … for the decode speed (the line is taken as it is)")
 
 _COMMANDS = ("plan", "perf")
 _MODEL_FLAGS = ("--model", "--model-path")
