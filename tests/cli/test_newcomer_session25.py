@@ -149,3 +149,31 @@ def test_perf_plan_is_split_along_its_context_seam():
 
     assert plan._context is context._context and plan.default_link_kind is context.default_link_kind
     assert len(Path(plan.__file__).read_text().splitlines()) <= 450
+
+
+# --- engine variables set in tpkit's own environment ------------------------------------------------------------------
+
+@pytest.mark.parametrize("name, value, argv, flag", [
+    ("SGLANG_ENABLE_SPEC_V2", "1", ("perf", LLAMA, "--gpu", "H100", "--speculative-algorithm", "EAGLE3",
+                                    "--engine-version", "0.5.8"), "--sglang-spec-v2 on"),
+    ("VLLM_ATTENTION_BACKEND", "FLASHINFER", ("plan", LLAMA, "--engine", "vllm", "--gpu", "H100"),
+     "--attention-backend FLASHINFER"),
+    ("VLLM_PP_LAYER_PARTITION", "16,16", ("plan", LLAMA, "--engine", "vllm", "--gpu", "H100"),
+     "--pp-layer-partition 16,16"),
+])
+def test_an_engine_variable_pasted_with_the_line_is_named_with_its_flag(capsys, monkeypatch, name, value, argv, flag):
+    """Before: `SGLANG_ENABLE_SPEC_V2=1 tpkit perf … --engine-version 0.5.8` predicted spec v1 without a word (tpkit
+    reads no engine variable; the shell had set it for tpkit, not for a server)."""
+    monkeypatch.setenv(name, value)
+    code, _, err = cli(capsys, *argv)
+    assert code == 0 and f"{name}={value} is set in tpkit's own environment" in err and f"pass {flag}" in err
+    monkeypatch.delenv(name)
+    assert "own environment" not in cli(capsys, *argv)[2]
+
+
+@pytest.mark.parametrize("command", ["plan", "perf"])
+def test_sglang_torch_compile_is_said_to_be_unmodelled(capsys, command):
+    """Before: "has no flag --enable-torch-compile (did you mean --enable-chunked-prefill?)"."""
+    line = refused(capsys, command, QWEN, "--gpu", "H100", "--enable-torch-compile",
+                   says=("models no torch.compile", "drop the flag"))
+    assert "did you mean" not in line

@@ -434,7 +434,7 @@ def _main(argv: list[str]) -> int:
     from tpkit.cli.pasted import rewrite
     from tpkit.errors import is_user_error
 
-    argv, pasted = rewrite(argv)  # a pasted `vllm serve M …` / `python -m sglang.launch_server --model-path M …`
+    argv, pasted = rewrite(argv, os.environ)  # a pasted `vllm serve M …` / `python -m sglang.launch_server --model-path M …`
     for note in pasted:
         print(f"tpkit {_command(argv)}: note: {note}", file=sys.stderr)
     TpkitArgumentParser.argv = argv

@@ -14,11 +14,15 @@ sees it:
 
 Each rewrite is said in one note on stderr, so the user sees how the line was read.  ``rewrite`` is pure: it
 returns the new argv and the notes.
+
+A launch line is often pasted with its environment (``VLLM_ATTENTION_BACKEND=FLASHINFER vllm serve …``), and the
+shell then sets it for tpkit.  tpkit reads no engine variable from its own environment (it plans a server, often on
+another machine), so each one that has a tpkit flag is named with that flag in a note (``ENV_FLAGS``).
 """
 
 from __future__ import annotations
 
-__all__ = ["rewrite", "LAUNCH_WORDS", "launch_hint"]
+__all__ = ["rewrite", "LAUNCH_WORDS", "launch_hint", "ENV_FLAGS", "env_notes"]
 
 LAUNCH_WORDS = ("vllm", "sglang", "python", "python3")
 """the first word of an engine's launch line, typed where tpkit's command goes (``tpkit vllm serve M …``)"""
@@ -86,12 +90,40 @@ def _is_switch(flag: str) -> bool:
         "--json", "--p2p", "--eager", "-ep", "--list-gpus", "--list-models")
 
 
-def rewrite(argv: list[str]) -> tuple[list[str], tuple[str, ...]]:
-    """``argv`` with a pasted launch line taken (see the module docstring), and the notes that say how."""
+ENV_FLAGS = (
+    ("VLLM_ATTENTION_BACKEND", ("plan", "perf", "explain"), "--attention-backend {v}"),
+    ("VLLM_USE_V1", ("plan",), "--engine-version RELEASE:v0 (V0) or the release alone (V1)"),
+    ("VLLM_USE_V2_MODEL_RUNNER", ("plan",), "--vllm-use-v2-model-runner {v}"),
+    ("VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS", ("plan",), "--vllm-memory-profiler-estimate-cudagraphs {v}"),
+    ("VLLM_PP_LAYER_PARTITION", ("plan",), "--pp-layer-partition {v}"),
+    ("SGLANG_PP_LAYER_PARTITION", ("plan",), "--pp-layer-partition {v}"),
+    ("SGLANG_ENABLE_SPEC_V2", ("perf",), "--sglang-spec-v2 {onoff}"),
+)
+"""(engine environment variable, the commands whose flag sets it, that flag): the variables a pasted launch line
+carries that tpkit has a flag for (vLLM ``envs.py``, SGLang ``environ.py``; each flag's help names its variable)"""
+
+
+def _onoff(value: str) -> str:
+    return "on" if value.strip().lower() in ("1", "true", "yes", "on") else "off"
+
+
+def env_notes(command: str | None, environ) -> list[str]:
+    """One note per engine variable of ``ENV_FLAGS`` set in ``environ`` that ``command`` has a flag for."""
+    return [f"{name}={v} is set in tpkit's own environment, which tpkit does not read (it plans the server from its "
+            f"flags); to plan a server started with it, pass {flag.format(v=v, onoff=_onoff(v))}"
+            for name, commands, flag in ENV_FLAGS if command in commands and (v := environ.get(name))]
+
+
+def rewrite(argv: list[str], environ=None) -> tuple[list[str], tuple[str, ...]]:
+    """``argv`` with a pasted launch line taken (see the module docstring), and the notes that say how (with those of
+    ``env_notes`` on ``environ``, when given)."""
     command = next((i for i, a in enumerate(argv) if not a.startswith("-")), None)
-    if command is None or argv[command] not in _COMMANDS:
+    if command is None or argv[command] not in (*_COMMANDS, "explain"):
         return argv, ()
-    out, notes = list(argv), []
+    envs = env_notes(argv[command], environ or {})
+    if argv[command] not in _COMMANDS:
+        return argv, tuple(envs)
+    out, notes = list(argv), envs
     found = _launcher(out, command + 1)
     if found is not None:
         first, end, engine = found
