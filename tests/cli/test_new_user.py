@@ -176,12 +176,11 @@ def test_probe_out_without_a_gpu_exits_2_and_writes_nothing(capsys, tmp_path):
 
 # --- warnings where the plan goes on ------------------------------------------------------------------------------
 
-def test_a_stored_quantisation_on_an_unquantised_checkpoint_is_refused(capsys):
-    """Before: planned as AWQ without a word; then (ux24) a warning; since ux25 refused as the engines refuse the flag
-    on this checkpoint at the model load (get_quant_config)."""
+def test_a_stored_quantisation_on_an_unquantised_checkpoint_is_warned(capsys):
+    """Before: planned as AWQ without a word; the engines refuse the flag on this checkpoint."""
     code, out, err = cli(capsys, "plan", LLAMA, "--gpu", "H100", "--quantization", "awq", "--json")
-    assert code == 2, err
-    assert "Cannot find the config file for awq" in json.loads(out)["error"]["message"]
+    assert code == 0, err
+    assert any("Cannot find the config file for awq" in w for w in json.loads(out)["warnings"])
     code, out, err = cli(capsys, "plan", LLAMA, "--gpu", "H100", "--quantization", "fp8", "--json")
     assert not any("quantization_config" in w for w in json.loads(out)["warnings"])
 

@@ -271,24 +271,6 @@ def quantization_note(args, model) -> tuple[str, ...]:
             "model and plan with its config.json for exact weights",)
 
 
-def refuse_stored_quant(args, model) -> None:
-    """Refuse ``--quantization METHOD`` where ``quantization_note`` applies and the flag is the user's (not read off
-    a ``--from-log`` log): both engines stop at the model load on it — vLLM ``get_quant_config``
-    (model_executor/model_loader/weight_utils.py, 0.4–0.28 read) and SGLang's copy (srt/model_loader/weight_utils.py,
-    0.5.23) raise "Cannot find the config file for METHOD" when the checkpoint has no quantization_config and none
-    of the method's ``get_config_filenames()`` (AWQ / awq_marlin: quantize_config.json) — so the plan does too, with
-    the fix (helper ux25; ux24 left it a warning)."""
-    note = quantization_note(args, model)
-    if note and not getattr(args, "from_log", None):
-        flag = args.quantization
-        raise PlanInputError(
-            f"--quantization {flag}: {getattr(model, 'name', 'this model')} is stored unquantised (its config has no "
-            f"quantization_config), and both engines refuse the flag on such a checkpoint at the model load ('Cannot "
-            f"find the config file for {flag}'); plan the {flag} checkpoint itself (its config.json or folder as "
-            "MODEL: the method and group size come from its quantization_config), or drop --quantization (or use "
-            "fp8 / bitsandbytes, which the engines quantise at load time)")
-
-
 def _sglang_data_parallel(args) -> None:
     """SGLang spells its ``--dp-size`` ``--data-parallel-size`` too (srt/server_args.py ``add_cli_args``, read in
     0.4.4, 0.5.6 and 0.5.8), the flag tpkit keeps for vLLM's ``data_parallel_size``: with ``--engine sglang`` it is
@@ -449,7 +431,6 @@ def plan(args):
         result, logged = plan_from_log(args, log, engine, model, gpu, parallel, options, machine, extra_for)
         notes = tuple(notes) + logged
     else:
-        refuse_stored_quant(args, model)
         result = with_band(engine.plan, model, gpu, parallel, options, machine=machine, extra_uses=extra_for)
     if log is not None:
         notes = tuple(notes) + read_from_log_notes(args, log, result)
