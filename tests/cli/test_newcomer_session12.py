@@ -138,8 +138,13 @@ def test_serving_flags_stay_out_of_help(capsys):
     (("perf", "vllm", "serve", QWEN, "--gpu", "H100"), "'vllm serve'"),
 ])
 def test_a_pasted_launch_command_says_what_to_drop(capsys, argv, drop):
-    """Before: 'unexpected argument(s) serve Qwen/Qwen3-8B'."""
-    refused(capsys, *argv, says=("is the engine's own command", f"(drop {drop})"))
+    """Before: 'unexpected argument(s) serve Qwen/Qwen3-8B'; then (session 12) refused with the words to drop; since
+    ux25 (cli.pasted) taken, the launch words naming the engine, with a note; a contradicting --engine still
+    refused with the words to drop."""
+    code, _, err = cli(capsys, *argv)
+    assert code == 0 and f"note: read the pasted {drop} as --engine" in err
+    other = "sglang" if "vllm" in drop else "vllm"
+    refused(capsys, *argv, "--engine", other, says=("is the engine's own command", f"(drop {drop})"))
 
 
 def test_served_model_name_takes_several_names_as_vllm_does(capsys):

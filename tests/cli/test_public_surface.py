@@ -83,6 +83,8 @@ PERF_FLAGS = frozenset({
     "--disable-cuda-graph", "--enforce-eager", "--sglang-spec-v2", "--max-running-requests",
     "--tensor-parallel-size", "--tp-size", "--dp-size", "--expert-parallel-size", "--ep-size", "-tp",
     "--enable-dp-attention", "--disable-custom-all-reduce", "--enable-torch-symm-mem",
+    # CUDA peer access, as tpkit plan has them (helper ux25: the engines' custom all-reduce needs it)
+    "--p2p", "--no-p2p",
 })
 SERVING_FLAGS = frozenset({
     "--host", "--port", "--served-model-name", "--api-key", "--root-path", "--ssl-keyfile", "--ssl-certfile",
@@ -90,6 +92,9 @@ SERVING_FLAGS = frozenset({
     "--tokenizer-path", "--tokenizer-mode", "--download-dir", "--seed", "--trust-remote-code",
     "--enable-auto-tool-choice", "--disable-log-requests", "--enable-log-requests", "--disable-log-stats",
     "--log-requests", "--enable-metrics", "--disable-fastapi-docs", "--disable-uvicorn-access-log",
+    # helper ux25: vLLM's host swap space, its worker executor and more API-server settings
+    "--swap-space", "--distributed-executor-backend", "--max-log-len", "--allowed-origins", "--response-role",
+    "--disable-frontend-multiprocessing",
 })
 """the engines' serving flags ``plan`` and ``perf`` take and ignore with a note, hidden from ``--help`` (helper rev12,
 2026-12-05: a pasted ``vllm serve`` line was refused word by word)"""

@@ -192,6 +192,9 @@ def _plainer(message: str) -> str:
             return f"{message}; MTP is NEXTN in SGLang's spelling: --speculative-algorithm NEXTN"
         if flag == "--engine" and v and v.group(1) in choices:  # `--engine sglang-0.5.2` (helper nc20, session 20)
             return f"{message}; the release goes to its own flag: --engine {v.group(1)} --engine-version {v.group(2)}"
+        from tpkit.cli.pasted import LAUNCH_WORDS, launch_hint
+        if flag == "COMMAND" and value.lower() in LAUNCH_WORDS:  # `tpkit vllm serve M …` (helper ux25)
+            return f"{message}; {launch_hint(value)}"
     return message
 
 
@@ -428,8 +431,12 @@ def main(argv: list[str] | None = None) -> int:
 
 def _main(argv: list[str]) -> int:
     """``main`` less its ^C handling."""
+    from tpkit.cli.pasted import rewrite
     from tpkit.errors import is_user_error
 
+    argv, pasted = rewrite(argv, os.environ)  # a pasted `vllm serve M …` / `python -m sglang.launch_server --model-path M …`
+    for note in pasted:
+        print(f"tpkit {_command(argv)}: note: {note}", file=sys.stderr)
     TpkitArgumentParser.argv = argv
     parser = build_parser(argv)
     try:

@@ -104,6 +104,10 @@ SERVING_FLAGS = (
     ("--trust-remote-code", 0), ("--enable-auto-tool-choice", 0), ("--disable-log-requests", 0),
     ("--enable-log-requests", 0), ("--disable-log-stats", 0), ("--log-requests", 0), ("--enable-metrics", 0),
     ("--disable-fastapi-docs", 0), ("--disable-uvicorn-access-log", 0),
+    # helper ux25: vLLM's CPU swap space (GiB of host memory for preempted V0 blocks), the executor that starts the
+    # workers (mp / ray / uni: the same model and KV cache on each GPU), and more of the API server's own settings
+    ("--swap-space", 1), ("--distributed-executor-backend", 1), ("--max-log-len", 1), ("--allowed-origins", 1),
+    ("--response-role", 1), ("--disable-frontend-multiprocessing", 0),
 )
 """The engines' serving flags that change neither GPU memory nor decode speed (the HTTP server, names, logging,
 the tokenizer, chat templates and tool/reasoning parsers; vLLM ``vllm serve --help`` and SGLang

@@ -86,6 +86,12 @@ def _deployment_flags(p) -> None:
     p.add_argument("--link", type=str.lower, choices=("nvlink", "xgmi", "pcie"), default=None,
                    help="interconnect of the TP group (default: NVLink if the GPU has it, the xGMI mesh on MI300X / "
                         "MI325X / MI355X, else PCIe); xgmi: the AMD Infinity Fabric full mesh of those platforms")
+    p.add_argument("--no-p2p", dest="p2p", action="store_false", default=None,
+                   help="the GPUs have no CUDA peer access (VMs, one GPU per container, GeForce boards over PCIe): "
+                        "the engines turn their custom all-reduce off and run NCCL (as tpkit plan --no-p2p)")
+    p.add_argument("--p2p", dest="p2p", action="store_true", default=None,
+                   help="the GPUs have CUDA peer access where the GPU catalog records none (an NVLink bridge, a "
+                        "patched driver): the engines' custom all-reduce runs on 2 PCIe GPUs")
     p.add_argument("--batch", type=batch_size, default=1, metavar="REQUESTS",
                    help="sequences decoded together, one number (default 1); the batch table sweeps 1–256 besides")
     p.add_argument("--context", type=whole_number, default=1024, metavar="TOKENS",
@@ -307,7 +313,7 @@ def build_perf_request(args):
                        draft_path=args.speculative_draft_model_path, accept_length=args.accept_length,
                        backend=args.allreduce_backend, profile=_profile(args.allreduce_profile),
                        profile_name=args.allreduce_profile or "", fabric_gbps=args.pcie_fabric_gbps,
-                       kv_cache_dtype=args.kv_cache_dtype, engine_version=args.engine_version,
+                       p2p=args.p2p, kv_cache_dtype=args.kv_cache_dtype, engine_version=args.engine_version,
                        attention_backend=args.attention_backend, eager=args.eager,
                        sglang_spec_v2=None if args.sglang_spec_v2 is None else args.sglang_spec_v2 == "on",
                        max_running_requests=args.max_running_requests)

@@ -98,10 +98,18 @@ older ``--rope-scaling`` / ``--rope-theta``, 0.5.5–0.11.0; SGLang ``--json-mod
 releases from ``engines.cliflags``' table read from the wheels): tpkit reads the config itself"""
 
 
+_TORCH_COMPILE = ("--enable-torch-compile", "--torch-compile-max-bs")
+"""SGLang's torch.compile switches (srt/server_args.py), which tpkit does not model"""
+
+
 def config_override_hint(parser: argparse.ArgumentParser, name: str) -> str | None:
     """The message for an engine flag that overrides config.json keys (a Qwen 128k YaRN launch passes
     ``--rope-scaling`` / ``--hf-overrides``): "has no flag" alone left no way to plan it (helper ux24)."""
     engine = _CONFIG_OVERRIDES.get(name)
+    if engine is None and name in _TORCH_COMPILE:  # helper ux25: before, "did you mean --enable-chunked-prefill?"
+        return (f"{parser.prog} has no flag {name}: tpkit models no torch.compile of SGLang's decode graphs "
+                "(--enable-torch-compile, --torch-compile-max-bs), neither its memory nor its speed; drop the flag to "
+                f"{'plan' if 'plan' in parser.prog else 'predict'} the run without it")
     if engine is None:
         return None
     where = ("pass it with --model DIR" if any(a.dest == "model" and a.option_strings for a in parser._actions)

@@ -130,16 +130,27 @@ def _notes(scan: Scan, engine: str | None, anchors: list[Anchor]) -> list[str]:
     if scan.clipped_lines:
         notes.append(f"{scan.clipped_lines} line(s) longer than 1 MiB clipped")
     for name in _STARTS.get(engine or "", ()):
-        per_rank: dict[str, int] = {}
+        per_rank: dict[tuple[str, tuple[str, ...]], int] = {}
         for a in anchors:
-            if a.name == name and a.group != "draft":
-                per_rank[a.rank.label] = per_rank.get(a.rank.label, 0) + 1
+            if a.name == name and a.group != "draft":  # counted per line format: vLLM 0.19 prints the weights in
+                key = (a.rank.label, _line_format(a))   # three lines of one start (helper ux25)
+                per_rank[key] = per_rank.get(key, 0) + 1
         if per_rank and max(per_rank.values()) > 1:
             notes.append(f"several start-ups in one log ({max(per_rank.values())} '{name}' lines on one rank); "
                          "per-rank views use the last")
     if not scan.anchors and not scan.failures and not scan.settings:
         notes.append("no engine memory line, setting or failure recognised")
     return notes
+
+
+def _line_format(a: Anchor) -> tuple[str, ...]:
+    """The needles of the rule that read ``a`` off its line: one start prints a quantity once per line format (vLLM
+    0.19's weights: 'Model loading took', the DEBUG 'weights memory:' and the 'Free memory on device … for weight'
+    lines), so only the same format seen twice on one rank is a second start."""
+    from tpkit.logs.rules import RULES
+
+    return next((r.needles for r in RULES if any(n in a.line for n in r.needles)
+                 and any(f.name == a.name for f in r.fields)), ())
 
 
 def _by_index(gpu_names) -> tuple[tuple[str, int], ...]:

@@ -234,8 +234,8 @@ def _anchor(fld: Field, m: re.Match, *, rank: RankKey, group: str | None, line_n
                                                  line_no=line_no, line=line)
     has_unit_group = fld.pattern.groups >= 2
     word = (m.group(2) if m.lastindex and m.lastindex >= 2 else None) or ""
-    if has_unit_group and not word and m.end() >= len(m.string.rstrip()):
-        return None                     # a number cut at the end of a truncated line: its digits are unknown
+    if has_unit_group and not word and m.end() >= len(m.string.rstrip().rstrip(".,")):
+        return None                     # a number cut at the end of a truncated line ('63.' too): digits unknown
     divisor = None if (fld.word_units and word) else GIB
     size = size_from_text(m.group(1), word, meaning=meaning, divisor_bytes=divisor, min_decimals=fld.min_decimals)
     return None if size is None else Anchor(name=fld.name, rank=rank, size=size, group=group,

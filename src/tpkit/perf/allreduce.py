@@ -67,6 +67,11 @@ class Link:
     """PCIe: aggregate bandwidth of all-to-all peer reads through the host bridges/switches (GB/s)"""
     gpu: str = ""
     """catalog GPU name (decides whether the shipped profile applies)"""
+    p2p: bool = True
+    """CUDA peer access between the ranks: without it both engines turn their custom all-reduce off (vLLM
+    ``custom_all_reduce.py`` ``CustomAllreduce.__init__`` after ``_can_p2p``, 0.4–0.34; SGLang
+    ``custom_all_reduce_utils.py`` ``can_use_custom_all_reduce_with_nvlink`` after ``can_p2p``, 0.4–0.5.23; not on
+    ROCm) and NCCL runs (helper ux25)"""
     notes: tuple[str, ...] = ()
     """where the rates came from"""
 
@@ -85,9 +90,11 @@ class ArCost:
 
 def make_link(*, kind: str, world: int, gpu_name: str, nvlink_gbps: float | None, pcie_gbps: float | None,
               compute_capability: tuple[int, int] | None, fabric_gbps: float | None = None,
-              xgmi_gbps_per_link: float | None = None, xgmi_links: int | None = None) -> Link:
+              xgmi_gbps_per_link: float | None = None, xgmi_links: int | None = None, peer: bool = True,
+              p2p_source: str = "") -> Link:
     """The link of ``world`` GPUs of one type; ``kind`` ``nvlink`` needs a GPU with NVLink, ``xgmi`` one with an
-    Infinity Fabric mesh (``GpuSpec.xgmi_gbps_per_link``)."""
+    Infinity Fabric mesh (``GpuSpec.xgmi_gbps_per_link``); ``peer`` False: PCIe GPUs without CUDA peer access
+    (``p2p_source`` says why), on which no custom all-reduce runs."""
     if kind == "xgmi":
         return _xgmi_link(world, gpu_name, xgmi_gbps_per_link, xgmi_links)
     cc_major = compute_capability[0] if compute_capability else 9
@@ -108,8 +115,12 @@ def make_link(*, kind: str, world: int, gpu_name: str, nvlink_gbps: float | None
     notes = (f"PCIe {pcie_gbps:g} GB/s per direction: P2P {p2p:.1f} GB/s ({C['pcie_p2p_efficiency'].source}); NCCL "
              f"bus bandwidth {bus:.1f} GB/s", f"host fabric {fabric:g} GB/s aggregate for all-to-all peer reads"
              + ("" if fabric_gbps else f" (default: {_fabric_source(world)})"))
+    if not peer and world > 1:
+        notes += (f"no CUDA peer access between the {world} GPUs ({p2p_source or 'assumed'}): both engines turn "
+                  "their custom all-reduce off and run NCCL, whose transport then goes through host memory (its "
+                  "SHM path); priced with the PCIe NCCL model (no separate host-memory rate measured)",)
     return Link(kind="pcie", world=world, link_gbps=p2p, nccl_busbw_gbps=bus, ll_max_gbps=ll_max,
-                fabric_gbps=fabric, gpu=gpu_name, notes=notes)
+                fabric_gbps=fabric, gpu=gpu_name, notes=notes, p2p=peer)
 
 
 def _xgmi_link(world: int, gpu_name: str, per_link: float | None, links: int | None) -> Link:

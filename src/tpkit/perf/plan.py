@@ -14,26 +14,24 @@ import math
 from tpkit.errors import PlanInputError
 from tpkit.models.layout import padded_vocab
 from tpkit.models.spec import ModelSpec
-from tpkit.perf.accept import accept_length, accept_rate_for
-from tpkit.perf.allreduce import make_link
+from tpkit.perf.accept import accept_length
 from tpkit.perf.calls import collective_calls
 from tpkit.perf.constants import C
-from tpkit.perf.device import DeviceRates, device_rates
+from tpkit.perf.context import _Ctx, _context, default_link_kind  # noqa: F401 - re-exported (perf.workload, request)
 from tpkit.perf.forward import ForwardTime, queued_behind, time_forward
 from tpkit.perf.fa2_verify import split_kv_alternative
 from tpkit.perf.graphs import graph_notes, graph_padding
-from tpkit.perf.impl import ImplProfile, grouped_mm_notes, impl_for
+from tpkit.perf.impl import grouped_mm_notes
 from tpkit.perf.mla_splits import splits_note, verify_attention_mode
-from tpkit.perf.policy import CommSetup, available_policies, collectives_us, default_policy
-from tpkit.perf.request import PerfRequest, check_request, kv_bytes_of
+from tpkit.perf.policy import available_policies, collectives_us, default_policy
+from tpkit.perf.request import PerfRequest
 from tpkit.perf.result import BackendPoint, BatchPoint, ContextPoint, PerfResult, SpecPoint
-from tpkit.perf.runtime import NEWEST, Runtime, runtime_for
+from tpkit.perf.runtime import NEWEST, Runtime
 from tpkit.perf.runtime_sglang import (SPEC_V2_FLAG, sglang_spec_v2, spec_v1_request_host_us,
                                       spec_v1_sync_host_us)
-from tpkit.perf.spec import SpecSettings, default_accept_rate, draft_spec, draft_step_kernels, running_requests, sglang_extend_logit_rows
+from tpkit.perf.spec import SpecSettings, draft_step_kernels, running_requests, sglang_extend_logit_rows
 from tpkit.perf.verdict import confidence_of, resident_note, verdict_for
-from tpkit.perf.work import Batch, Shard, forward_kernels
-from tpkit.records import dataclass
+from tpkit.perf.work import Batch, forward_kernels
 
 __all__ = ["PerfRequest", "plan_perf", "SWEEP_BATCHES", "SWEEP_CONTEXTS"]
 
@@ -47,40 +45,6 @@ CONTEXT_RESOLUTION = 256
 """the context crossover is bisected to this many tokens"""
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class _Ctx:
-    req: PerfRequest
-    dev: DeviceRates
-    impl: ImplProfile
-    setup: CommSetup
-    shard: Shard
-    kv_bytes: int
-    draft: ModelSpec | None
-    rate: float | None
-    rate_source: str
-    memo: dict
-    """forward results already computed in this call: (model, batch shape, policy, extra) → result"""
-
-    def runtime(self, settings: SpecSettings | None) -> Runtime:
-        """Engine facts for plain decoding (None) or for one speculative setting (memoised by its settings)."""
-        key = ("runtime", settings and (settings.topk, settings.algorithm, settings.num_draft_tokens))
-        if key not in self.memo:
-            r = self.req
-            head_dim = r.model.head_dim
-            if r.engine == "vllm":  # vLLM's automatic backend reads the largest head dim (Gemma 4's full layers)
-                from tpkit.engines.vllm.backend_choice import attention_head_dim
-                head_dim = attention_head_dim(r.model)
-            self.memo[key] = runtime_for(
-                r.engine, r.engine_version, compute_capability=r.gpu.compute_capability, mla=r.model.mla is not None,
-                topk=settings.topk if settings else None, algorithm=settings.family if settings else None,
-                attention_backend=r.attention_backend, eager=r.eager, architecture=r.model.architecture,
-                moe=r.model.moe is not None, quantized=r.model.quant is not None, sparse=r.model.dsa is not None,
-                hybrid=r.model.linear_attn is not None, spec_v2=r.sglang_spec_v2 if settings else None,
-                head_dim=head_dim, kv_quantized=self.kv_bytes == 1, verify_tokens=getattr(settings, "num_draft_tokens", 2),
-                vendor=r.gpu.vendor, kv_heads_per_rank=max(1, r.model.num_kv_heads // r.tp))
-        return self.memo[key]
-
-
 def plan_perf(req: PerfRequest) -> PerfResult:
     """Predict plain and speculative decoding for ``req`` (see module docstring)."""
     ctx = _context(req)
@@ -90,6 +54,10 @@ def plan_perf(req: PerfRequest) -> PerfResult:
         raise PlanInputError(f"--allreduce-backend symm_mem: torch symmetric memory needs NVLink P2P, and this TP group "
                              f"of {req.tp}× {req.gpu.name} runs over {ctx.setup.link.kind}; use --allreduce-backend "
                              "nccl, custom or oneshot, or leave it out for the engine's default")
+    if policy in ("custom", "oneshot") and req.tp > 1 and not ctx.setup.link.p2p:  # helper ux25
+        raise PlanInputError(f"--allreduce-backend {policy}: the engines' custom all-reduce needs CUDA peer access, "
+                             f"and this TP group of {req.tp}× {req.gpu.name} has none (--no-p2p or the GPU "
+                             "catalog); use --allreduce-backend nccl, or pass --p2p if these GPUs do have peer access")
     base, base_ar = _base_step(ctx, req.batch, policy)
     spec = _spec_point(ctx, req.spec, req.batch, policy, base.total_us) if req.spec else None
     sweep = tuple(_batch_point(ctx, b, policy) for b in sorted(set(SWEEP_BATCHES) | {req.batch}))
@@ -126,54 +94,6 @@ def plan_perf(req: PerfRequest) -> PerfResult:
     # (the plain step's attention time is in breakdown["baseline"]["by_kind_us"])
     return PerfResult(**result_args, verdict=verdict, confidence=confidence_of(req, ctx.setup.link, ctx.rate_source),
                       assumptions=_assumptions(ctx))
-
-
-# ------------------------------------------------------------------------------------------------ context
-def _context(req: PerfRequest) -> _Ctx:
-    check_request(req)
-    dev = device_rates(req.gpu)
-    kind = req.link or default_link_kind(req.gpu)
-    if kind not in ("nvlink", "xgmi", "pcie"):
-        raise PlanInputError(f"--link must be nvlink, xgmi or pcie, got {kind!r}")
-
-    def link_of(world):
-        return make_link(kind=kind, world=world, gpu_name=req.gpu.name, nvlink_gbps=req.gpu.nvlink_gbps_per_direction,
-                         pcie_gbps=req.gpu.pcie_gbps_per_direction, compute_capability=req.gpu.compute_capability,
-                         fabric_gbps=req.fabric_gbps, xgmi_gbps_per_link=req.gpu.xgmi_gbps_per_link,
-                         xgmi_links=req.gpu.xgmi_links)
-
-    attn_tp = req.tp // req.dp_attention
-    setup = CommSetup(link=link_of(req.tp), attn_link=link_of(attn_tp) if req.dp_attention > 1 else None,
-                      profile=req.profile, profile_name=req.profile_name)
-    draft = draft_spec(req.model, req.spec, req.draft) if req.spec else None
-    rate, source = _rate(req)
-    kv = kv_bytes_of(req)
-    return _Ctx(req=req, dev=dev, impl=impl_for(req), setup=setup,
-                shard=Shard(tp=req.tp, ep=req.ep, attn_tp=attn_tp), kv_bytes=kv, draft=draft, rate=rate,
-                rate_source=source, memo={})
-
-
-def default_link_kind(gpu) -> str:
-    """The TP group's link when ``--link`` is not given: NVLink when the catalog GPU has it, the Infinity Fabric
-    (xGMI) mesh on the AMD Instinct boards that have one (MI300X / MI325X / MI355X: both engines check the mesh and
-    run their custom all-reduce over it, docs/accuracy.md §4.4 helper xgmi), else PCIe.  Made the default by the lead
-    (2026-12-04) although it moves the held-out published rows' within-25 % count 130 → 127 of 166 (sign unchanged):
-    pricing an xGMI mesh as PCIe is a known error, and the AMD rows it hurts already predict the plain step far too
-    fast (§4.3)."""
-    if gpu.nvlink_gbps_per_direction:
-        return "nvlink"
-    return "xgmi" if gpu.xgmi_gbps_per_link else "pcie"
-
-
-def _rate(req: PerfRequest) -> tuple[float | None, str]:
-    if req.spec is None:
-        return None, ""
-    if req.accept_length is None:
-        return default_accept_rate(req.spec.family)
-    s = req.spec
-    rate = accept_rate_for(req.accept_length, num_steps=s.num_steps, topk=s.topk, num_draft_tokens=s.num_draft_tokens)
-    return rate, (f"--accept-length {req.accept_length} given; per-token acceptance {rate:.3f} reproduces it for these "
-                  "settings and is used for the settings grid")
 
 
 # ------------------------------------------------------------------------------------------------ forwards

@@ -4,7 +4,7 @@ cost of every collective of a forward under one of them (pure).
     nccl      NCCL for every call (SGLang/vLLM ``--disable-custom-all-reduce``)
     custom    the engine's custom all-reduce: one-shot or two-shot (the faster) up to 8 MiB, NCCL above
               (SGLang/vLLM default on a full NVLink mesh, on a full xGMI mesh of AMD Instinct GPUs, and on
-              exactly 2 PCIe GPUs).  ROCm: both engines ask amdsmi whether every pair is one xGMI hop
+              exactly 2 PCIe GPUs with CUDA peer access: without it both engines' P2P check turns it off).  ROCm: both engines ask amdsmi whether every pair is one xGMI hop
               (``amdsmi_topo_get_link_type`` type 2: vLLM platforms/rocm.py ``is_fully_connected``, 0.9.2–0.27.1;
               SGLang custom_all_reduce_utils ``is_full_nvlink``, 0.4.10–0.5.23) and then run their custom
               all-reduce; SGLang from 0.5.6 dispatches it to aiter's (``SGLANG_USE_AITER_AR`` default true,
@@ -56,7 +56,7 @@ def available_policies(link: Link, compute_capability: tuple[int, int] | None, e
     cc = compute_capability or (9, 0)
     nv = link.kind == "nvlink"
     mesh = link.kind in ("nvlink", "xgmi")
-    custom_ok = mesh or link.world == 2
+    custom_ok = mesh or (link.world == 2 and link.p2p)
     symm_worlds = {9: (4, 6, 8), 10: (6, 8)}.get(cc[0], ())
     symm_ok = nv and link.world in symm_worlds
     switch = "env VLLM_ALLREDUCE_USE_SYMM_MEM=1" if engine == "vllm" else "--enable-torch-symm-mem"
@@ -74,16 +74,17 @@ def available_policies(link: Link, compute_capability: tuple[int, int] | None, e
     return [
         ("nccl", True, "always available"),
         ("custom", custom_ok, "engine default on a full NVLink / xGMI mesh or 2 PCIe GPUs" if custom_ok else
-         "SGLang and vLLM disable custom all-reduce on more than two PCIe-only GPUs"),
-        ("oneshot", mesh or link.world == 2, "forced one-shot for every size" + ("" if mesh or link.world == 2 else
-                                                                                ": needs a patched engine on PCIe")),
+         "SGLang and vLLM disable custom all-reduce on GPUs without CUDA peer access (their P2P check)"
+         if not link.p2p else "SGLang and vLLM disable custom all-reduce on more than two PCIe-only GPUs"),
+        ("oneshot", custom_ok, "forced one-shot for every size" + (
+            "" if custom_ok else ": needs CUDA peer access" if not link.p2p else ": needs a patched engine on PCIe")),
         ("symm_mem", symm_ok, symm_why),
     ]
 
 
 def default_policy(link: Link) -> str:
-    """What SGLang and vLLM use when no all-reduce flag is given."""
-    return "custom" if link.kind in ("nvlink", "xgmi") or link.world == 2 else "nccl"
+    """What SGLang and vLLM use when no all-reduce flag is given (NCCL on PCIe GPUs without peer access)."""
+    return "custom" if link.kind in ("nvlink", "xgmi") or (link.world == 2 and link.p2p) else "nccl"
 
 
 def policy_cost(nbytes: float, link: Link, policy: str, setup: CommSetup) -> ArCost:
@@ -93,6 +94,8 @@ def policy_cost(nbytes: float, link: Link, policy: str, setup: CommSetup) -> ArC
 
     if policy == "nccl":
         return cost("nccl")
+    if not link.p2p and link.world > 1:  # both engines' P2P check turns their custom all-reduce off (Link.p2p)
+        return ArCost(us=float("inf"), backend=policy, source="the engines' custom all-reduce needs CUDA peer access")
     if policy == "oneshot":
         return cost("custom_oneshot")
     if nbytes > _CUSTOM_MAX_BYTES:

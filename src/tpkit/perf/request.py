@@ -64,6 +64,9 @@ class PerfRequest:
     """its file name"""
     fabric_gbps: float | None = None
     """PCIe host-fabric aggregate bandwidth (GB/s); None = published default"""
+    p2p: bool | None = None
+    """CUDA peer access between the TP group's GPUs over PCIe (``--p2p`` / ``--no-p2p``); None = the GPU catalog's
+    ``pcie_p2p`` fact (none on GeForce boards and the cloud A10 / A10G / L4 / T4); NVLink and xGMI meshes have it"""
     kv_cache_dtype: str = "auto"
     """``auto`` (the checkpoint's: fp8 if it asks for it, else bf16), ``bf16`` or ``fp8``"""
     engine_version: str | None = None

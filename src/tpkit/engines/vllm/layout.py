@@ -91,14 +91,39 @@ def dense_expert_parallel_note(options: VllmOptions, model: ModelSpec) -> tuple[
             "is the same as without it (drop it, or plan a MoE model)",)
 
 
-def bf16_before_ampere_note(options: VllmOptions, gpu: GpuSpec) -> tuple[str, ...]:
+def bf16_before_ampere_note(options: VllmOptions, gpu: GpuSpec, model=None) -> tuple[str, ...]:
     """``--dtype bfloat16`` on a GPU below compute capability 8.0 (T4, V100, Quadro RTX, RTX 20xx): vLLM refuses it
     when the worker starts ("Bfloat16 is only supported on GPUs with compute capability of at least 8.0 … You can use
     float16 instead …": ``worker/worker.py`` ``_check_if_gpu_supports_dtype`` in the V0 releases, the CUDA
     platform's ``check_if_supports_dtype`` in V1).  float16 has the same 2 bytes per element, so the plan's numbers
-    hold for ``--dtype half``; the note says which flag to serve with."""
+    hold for ``--dtype half``; the note says which flag to serve with.
+
+    With ``--dtype auto`` (or none) and a bfloat16 checkpoint vLLM casts instead: ``_resolve_auto_dtype``
+    (config/model.py; config.py in 0.9.1, the first release read with it — 0.8.5's ``_get_and_verify_dtype`` keeps a
+    bf16 config's dtype, which the worker then refuses —; 0.28.0 read) takes the checkpoint's dtype only when the platform lists it, and CUDA's
+    ``supported_dtypes`` (platforms/cuda.py) is [float16, float32] from compute capability 6.0 to 7.x, so the model
+    is served in float16 with the warning "Your device … doesn't support torch.bfloat16. Falling back to
+    torch.float16 for compatibility."; the memory is the same 2 bytes per element, said so the user knows which
+    dtype runs (helper ux25; ux24's question)."""
     cc = gpu.compute_capability
-    if (options.dtype or "").lower() not in ("bfloat16", "bf16") or cc is None or cc >= (8, 0):
+    if cc is None or cc >= (8, 0):
+        return ()
+    checkpoint = str(getattr(model, "torch_dtype", "") or "").lower().replace("torch.", "")
+    if (options.dtype or "auto").lower() == "auto" and checkpoint in ("bfloat16", "bf16"):
+        from tpkit.engines import release_tuple
+
+        release = release_tuple(str(options.engine_version).split(":")[0]) if options.engine_version else None
+        if release is not None and release < (0, 9, 1):  # 0.8.5 _get_and_verify_dtype keeps a bf16 config's dtype
+            return (f"{gpu.name} (compute capability {cc[0]}.{cc[1]}) has no bfloat16, and vLLM "
+                    f"{str(options.engine_version).split(':')[0]} keeps this checkpoint's bfloat16 under --dtype auto, so the worker "
+                    "refuses it at start-up ('Bfloat16 is only supported on GPUs with compute capability of at least "
+                    "8.0'); serve with --dtype half (float16: the same 2 bytes per element, so this plan's numbers "
+                    "hold)",)
+        return (f"{gpu.name} (compute capability {cc[0]}.{cc[1]}) has no bfloat16: with --dtype auto vLLM serves this "
+                "bfloat16 checkpoint in float16 ('Your device … doesn't support torch.bfloat16. Falling back to "
+                "torch.float16 for compatibility.'; config/model.py _resolve_auto_dtype), the same 2 bytes per "
+                "element, so this plan's memory holds; pass --dtype half to say so yourself",)
+    if (options.dtype or "").lower() not in ("bfloat16", "bf16"):
         return ()
     return (f"--dtype {options.dtype} on {gpu.name} (compute capability {cc[0]}.{cc[1]}): vLLM refuses it at "
             "start-up ('Bfloat16 is only supported on GPUs with compute capability of at least 8.0'); serve with "

@@ -390,7 +390,7 @@ def _plan_warnings(model, gpu, parallel, options, r, rules, layout, w_plan, fall
     """The plan's warnings: the layout's and inputs' notes, the release's, offload, and each V0 fallback taken."""
     fallback, pp_fallback, cc_fallback = fallbacks
     return (layout.warnings + r.notes + _notes(model, options, rules) + _newer(options) + whole_model_draft(r.spec)
-            + dense_expert_parallel_note(options, model) + bf16_before_ampere_note(options, gpu)
+            + dense_expert_parallel_note(options, model) + bf16_before_ampere_note(options, gpu, model)
             + _offload_notes(model, parallel, options, w_plan, fallback is not None)
             + (("--pipeline-parallel-size > 1: vLLM 0.8.0–0.9.0 fall back to the V0 engine unless the launch names "
                 "an executor backend V1 takes (engine/arg_utils.py _is_v1_supported_oracle); planned with the "
