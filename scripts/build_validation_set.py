@@ -1862,6 +1862,21 @@ SGLANG_PUBLIC = {
                {"cuda_graph_max_bs": 16}, None),  # --cuda-graph-max-bs 16 of the torch-compile mode
     "gs_364": ("0.5.6", "image rocm/sgl-dev:v0.5.6.post2-rocm700-mi30x-20251216 (the log's folder name)",
                {"disable_cuda_graph": True}, None),  # PD prefill: graphs off by the mode (as gs_349)
+    # helper gs25b (2026-12-06, session 25), added blind from the same CI history: Grok-1 (lmzheng/grok-1 with
+    # --quantization fp8; amd/grok-1-W4A8KV8 with --quantization fp8 and SGLANG_INT4_WEIGHT=1, sanity check and
+    # online benchmark) on both nodes, and the rocm630 image's starts (2025-12-13, an older 0.5.6.post2 tree with ROCm
+    # 6.3) of gs24's mi30x commands; configs assembled (tests/validation/configs/lmzheng--grok-1.json,
+    # amd--grok-1-W4A8KV8.json)
+    **{cid: ("0.5.6", "image rocm/sgl-dev:v0.5.6.post2-rocm700 (the log's folder name; AMD's nightly ROCm build)",
+             {"quantization": "fp8"}, None) for cid in ("gs_395", "gs_396", "gs_397", "gs_398", "gs_399", "gs_400")},
+    **{cid: ("0.5.6", "image rocm/sgl-dev:v0.5.6.post2-rocm630-mi30x-20251213 (the log's folder name)", {}, None)
+       for cid in ("gs_401", "gs_402", "gs_403")},
+    **{cid: ("0.5.6", "image rocm/sgl-dev:v0.5.6.post2-rocm630-mi30x-20251213 (the log's folder name)",
+             {"quantization": "fp8"}, None) for cid in ("gs_404", "gs_405", "gs_406")},
+    "gs_407": ("0.5.6", "image rocm/sgl-dev:v0.5.6.post2-rocm630-mi30x-20251213 (the log's folder name)",
+               {"cuda_graph_max_bs": 16}, None),  # as gs_363
+    "gs_408": ("0.5.6", "image rocm/sgl-dev:v0.5.6.post2-rocm630-mi30x-20251213 (the log's folder name)",
+               {"disable_cuda_graph": True}, None),  # PD prefill, as gs_364
 }
 
 # --- vLLM ------------------------------------------------------------------------------------------------------
