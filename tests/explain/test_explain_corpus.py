@@ -261,6 +261,13 @@ KNOWN_MISSES = {
     # sg_549 / sg_556-sg_559 need 0.2-6 MiB more taken (or 10-19 MiB / (1 - f) more before 'Load weight begin'),
     # one flat term fits only at 5.97-6.13 MiB and turns sg_222 (0.5.20, MI355X) into a miss: not charged
     "sg_549", "sg_556", "sg_557", "sg_558", "sg_559",
+    # helper gs25b (2026-12-06, session 25, blind, first run): sg_580-sg_593 (gs_395-gs_408, the same CI: Grok-1 FP8 /
+    # W4A8KV8 on both nodes, the rocm630 image's starts of 2025-12-13); nine hit. sg_586 / sg_587 / sg_588 (gpt-oss-120b /
+    # 20b bf16 and Qwen3-30B-A3B on the rocm630 image, whose rocm700 starts sg_552-sg_554 hit) print 1,304 / 5,541 /
+    # 2,601 tokens (about 12 / 34 / 64 MB, 0.01-0.05 %) below the rebuilt range; sg_592 (torch compile) and sg_593 (PD
+    # prefill, tp 4) 1,035 / 266 tokens below it, as their rocm700 twins sg_558 / sg_559. The rocm630 image is an
+    # older 0.5.6.post2 tree (no released wheel to read); not read further this round
+    "sg_586", "sg_587", "sg_588", "sg_592", "sg_593",
     # helper bl23 (2026-12-06, blind): vl_1004 / vl_1005 (gemma-2-9b-it, vLLM 0.20.1 on an RTX PRO 6000) print 34 / 53
     # tokens above the rebuilt range: tpkit reads google/gemma-2-9b-it's config.json (no layer_types, no
     # sliding_window_pattern) as 42 sliding-window layers (models/layers.py, the Mistral rule), where transformers
@@ -729,12 +736,15 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     Helper cap25 (2026-12-06): vl_920's README pins its image (build 0.19.2rc1.dev21), passed as --engine-version
     (the 0.17.0-0.20.0 rules: 63,360, the printed count); an SGLang log that prints the weights but no pre-load free
     memory gets the budget's top f x device total - weights (explain.sgbudget.ceiling), which decides sg_494's 'Not enough
-    memory' (-17.45 GiB at the source's 0.55 on an A100-80GB): 437 of the 485 (90.1 %)."""
+    memory' (-17.45 GiB at the source's 0.55 on an A100-80GB): 437 of the 485 (90.1 %).
+    Helper gs25b (2026-12-06, session 25): sg_580-sg_593 (gs_395-gs_408, the same CI: Grok-1 FP8 / W4A8KV8 and the
+    rocm630 image's starts, each with the validation set's config) print the anchor; 9 hit blind, 5 print 266-5,541
+    tokens below the rebuilt range (``KNOWN_MISSES``): 446 of the 499 (89.4 %)."""
     rows = _capacity_rows()
     misses = {r["id"] for r in rows if r["outcome"] == "miss"}
     assert misses <= KNOWN_MISSES, sorted(misses - KNOWN_MISSES)
-    assert len(misses) <= 28  # miss24: 28 -> 23; gs24b: + sg_563, sg_564; gs24: + 7; amd24: - sg_551, sg_555; cap25: - vl_920, sg_494 (26)
-    assert len(rows) == 485  # gs24: + 12; + helper gs24b (2026-12-06): sg_563 / sg_564 print the anchor and miss blind; + bl24b's 15
+    assert len(misses) <= 31  # miss24: 28 -> 23; gs24b: + sg_563, sg_564; gs24: + 7; amd24: - sg_551, sg_555; cap25: - vl_920, sg_494 (26); gs25b: + 5 (31)
+    assert len(rows) == 499  # gs25b: + 14; gs24: + 12; + helper gs24b (2026-12-06): sg_563 / sg_564 print the anchor and miss blind; + bl24b's 15
     # + helper gs25c (2026-12-06, session 25): sg_560 (gs_365) prints the anchor and hits blind
     sg402 = next(r for r in rows if r["id"] == "sg_402")
     assert sg402["outcome"] == "bound" and sg402["printed"] == 997846 and "KV budget sample:" in sg402["why"]
@@ -749,7 +759,7 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     sg220 = next(r for r in rows if r["id"] == "sg_220")
     assert "tp not printed" not in sg220["why"] and "outside the rebuilt range" in sg220["why"]
     hits = [r["id"] for r in rows if r["outcome"] == "hit"]
-    assert len(hits) >= 437, [r for r in rows if r["outcome"] == "miss" and r["config"]]
+    assert len(hits) >= 446, [r for r in rows if r["outcome"] == "miss" and r["config"]]
     assert "vl_741" in hits and "sg_496" in hits  # cap22: HAMi's free memory leaves the stream pool out
     assert sum(r.get("pin") == "vllm_no_cache_blocks" for r in rows if r["id"] in hits) <= 5
     assert all(r["why"] for r in rows if r["outcome"] in ("miss", "n/a", "bound"))
