@@ -1847,6 +1847,20 @@ SGLANG_PUBLIC = {
     # checkout of 2025-12-01, two days before 0.5.6; the GPU inferred from 177.74 GiB free before the weights (B200)
     "gs_374": ("0.5.6", "main checkout of 2025-12-01 (server_args has 0.5.6's fastapi_root_path; 0.5.6 released "
                         "2025-12-03)", {}, None),
+    # helper gs25 (2026-12-06, session 25), added blind: fakoli/anvil-serving's HEAVY tier (docs/findings/2026-06-28-
+    # benchmark-capacity.md): cpatonn's Qwen3-Coder-30B-A3B AWQ-4bit on an RTX PRO 6000 Blackwell Max-Q under Docker
+    # Desktop on Windows (WSL2), fp8_e5m2 KV, 131,072, 16 running, mfs 0.88, triton attention; chunk 2,048 as the
+    # build printed it (its GPU-memory heuristic read the host's 32 GB RTX 5090)
+    "gs_375": ("0.5.14", "not printed: image lmsysorg/sglang:latest on 2026-06-27/28, the newest release then 0.5.14 "
+                         "(PyPI 2026-06-26); the 'KV Cache is allocated. dtype:' wording of 0.5.13.post1-0.5.14",
+               {"wsl2": True, "chunked_prefill_size": 2048}, None),
+    # helper gs25: a capacity-planner skill's test fixtures (search-index file id 54684172587): DeepSeek-V4-Flash-Base at
+    # tp 8 on 8 x H20 (96 GB), a dev build of 2026-05-15 (before the 0.5.12 wheel), mfs 0.88 bf16 KV and mfs 0.60
+    # fp8_e4m3 KV; the printed server_args (radix cache off, graph max bs 320) and the build's ratio 0.1
+    **{cid: ("0.5.12", "dev build of ~2026-05-15 ('DSv4 memory calculation', server_args.py:1217), one day before the "
+                       "0.5.12 wheel: tpkit's first DeepSeek-V4 rules",
+             {"swa_full_tokens_ratio": 0.1, "cuda_graph_max_bs": 320, "disable_radix_cache": True}, None)
+       for cid in ("gs_376", "gs_377")},
     # helper gs24 (2026-12-06, session 24), added blind: michael-amd/sglang-ci, AMD's nightly SGLang CI on MI355X
     # ('mi35x') and MI300X ('mi30x') nodes, server logs committed day by day (read from the snapshot's history).
     # The release: the CI image's tag (rocm/sgl-dev:v0.5.6[.postN]-rocm700-mi3Nx-DATE, AMD's nightly ROCm build

@@ -739,11 +739,13 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     memory' (-17.45 GiB at the source's 0.55 on an A100-80GB): 437 of the 485 (90.1 %).
     Helper gs25b (2026-12-06, session 25): sg_580-sg_593 (gs_395-gs_408, the same CI: Grok-1 FP8 / W4A8KV8 and the
     rocm630 image's starts, each with the validation set's config) print the anchor; 9 hit blind, 5 print 266-5,541
-    tokens below the rebuilt range (``KNOWN_MISSES``): 446 of the 499 (89.4 %)."""
+    tokens below the rebuilt range (``KNOWN_MISSES``): 446 of the 499 (89.4 %).
+    Lead (session 25): sg_560, sg_566 and sg_567 make 31 multi-rank SGLang deployments and the allowance below rank 0
+    falls back 0.42 -> 0.06 GiB (startup/rankspread.py), so sg_022 / sg_061 miss again: 444 of the 499 (89.0 %)."""
     rows = _capacity_rows()
     misses = {r["id"] for r in rows if r["outcome"] == "miss"}
     assert misses <= KNOWN_MISSES, sorted(misses - KNOWN_MISSES)
-    assert len(misses) <= 31  # miss24: 28 -> 23; gs24b: + sg_563, sg_564; gs24: + 7; amd24: - sg_551, sg_555; cap25: - vl_920, sg_494 (26); gs25b: + 5 (31)
+    assert len(misses) <= 33  # miss24: 28 -> 23; gs24b: + sg_563, sg_564; gs24: + 7; amd24: - sg_551, sg_555; cap25: - vl_920, sg_494 (26); gs25b: + 5 (31); spread 0.06: + sg_022, sg_061 (33)
     assert len(rows) == 499  # gs25b: + 14; gs24: + 12; + helper gs24b (2026-12-06): sg_563 / sg_564 print the anchor and miss blind; + bl24b's 15
     # + helper gs25c (2026-12-06, session 25): sg_560 (gs_365) prints the anchor and hits blind
     sg402 = next(r for r in rows if r["id"] == "sg_402")
@@ -759,7 +761,7 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     sg220 = next(r for r in rows if r["id"] == "sg_220")
     assert "tp not printed" not in sg220["why"] and "outside the rebuilt range" in sg220["why"]
     hits = [r["id"] for r in rows if r["outcome"] == "hit"]
-    assert len(hits) >= 446, [r for r in rows if r["outcome"] == "miss" and r["config"]]
+    assert len(hits) >= 444, [r for r in rows if r["outcome"] == "miss" and r["config"]]
     assert "vl_741" in hits and "sg_496" in hits  # cap22: HAMi's free memory leaves the stream pool out
     assert sum(r.get("pin") == "vllm_no_cache_blocks" for r in rows if r["id"] in hits) <= 5
     assert all(r["why"] for r in rows if r["outcome"] in ("miss", "n/a", "bound"))

@@ -31,7 +31,7 @@ def _summary() -> dict:
 def test_every_record_names_a_public_case_of_its_engine():
     known = blind_history.public_ids()
     records = blind_history.load()
-    assert len(records) == 564  # 347 (bh18) + session 18's 14 blind cases (bl18 vp_735-vp_747, bl18b vp_761; lead)
+    assert len(records) == 567  # 347 (bh18) + session 18's 14 blind cases (bl18 vp_735-vp_747, bl18b vp_761; lead)
     # + helper bl19's vp_762-vp_772 (session 19) + helper bl19b's vp_773-vp_776 (session 19)
     # + helper bl20s's gs_332-gs_334 and helper bl20's vp_777-vp_793 and helper cat20's vp_800, vp_801 (session 20; vp_031's
     # record of session 2, listed not scored, now holds its first score, round cat20) + helper bl20b's vp_802-vp_807 and
@@ -48,6 +48,7 @@ def test_every_record_names_a_public_case_of_its_engine():
     # + helper bl23b's vp_863-vp_882 (session 23)
     # + helper bl24's vp_883-vp_902 (session 24)
     # + helper gs24b's gs_373, gs_374 (session 24)
+    # + helper gs25's gs_375-gs_377 (session 25)
     # + helper bl24b's vp_903-vp_917 (session 24)
     # + helper gs24's gs_353-gs_364 (session 24)
     # + helper gs25c's gs_365 (session 25)
