@@ -176,6 +176,11 @@ def _weights_table() -> list[str]:
                     model = replace(model, tie_word_embeddings=False)
             plan = plan_weights(model, par, dtype=getattr(opts, "dtype", None),
                                 quantization=getattr(opts, "quantization", None))
+            if engine == "sglang":  # SGLANG_INT4_WEIGHT on HIP: int4 packed experts (engines/sglang/int4.py)
+                from tpkit.engines.sglang.int4 import int4_applies, int4_weights
+
+                if int4_applies(model, harness.gpu_of(case), opts, plan):
+                    plan = int4_weights(plan, model, par)
             rope = 0.0
             if engine == "vllm":  # the tower the release does not build (engines/vllm/towers.py)
                 from tpkit.engines.vllm.policy import tower_weights

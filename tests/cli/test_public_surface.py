@@ -25,6 +25,7 @@ PLAN_FLAGS = frozenset({
     "--mamba-full-memory-ratio",
     "--mamba-ssm-dtype", "--mm-feature-transport",  # helper sgf14: the SSM state dtype, the feature pool
     "--disable-cuda-graph",
+    "--sglang-int4-weight",  # helper i4w25: SGLANG_INT4_WEIGHT, int4 MoE experts on AMD (engines.sglang.int4)
     # vLLM
     "--gpu-memory-utilization", "--max-model-len", "--block-size", "--max-num-batched-tokens", "--max-num-seqs",
     "--kv-cache-memory-bytes", "--enforce-eager", "--speculative-config", "--decode-context-parallel-size",

@@ -169,6 +169,15 @@ class SglangOptions:
     """``--disable-cuda-graph`` (SGLang 0.5.23: the deprecated spelling of ``--cuda-graph-backend-{decode,prefill}
     =disabled``): the default reserve per release (``defaults._decode_graph_term``, ``graphs.prefill_graphs``) and
     no graph-capture room in the slack check (``sizing.graph_slack_need``)"""
+    sglang_int4_weight: str | None = flag(
+        choices=("on", "off"), metavar="on|off",
+        help="the SGLANG_INT4_WEIGHT environment variable the server ran with (AMD / HIP only; SGLang 0.4.4+, "
+             "USE_INT4_WEIGHT before 0.4.7): on = the routed experts of an fp8 MoE model are int4 packed eight to a "
+             "32-bit word with fp32 per-channel scales, about half the fp8 bytes; off (default) = fp8 experts; "
+             "changes nothing on NVIDIA")
+    """``SGLANG_INT4_WEIGHT`` (``layers/quantization/fp8.py`` ``Fp8MoEMethod.create_weights``, 0.4.7 – 0.5.23;
+    ``USE_INT4_WEIGHT`` in 0.4.4 – 0.4.6): ``engines.sglang.int4``; None / ``"off"`` = unset (SGLang's default).
+    ``"on"`` / ``"off"``, and True / False from the API."""
     moe_a2a_backend: str = flag("none", choices=A2A_BACKENDS, help="MoE all-to-all backend (deepep adds its "
                                                                   "reserve)")
     """``none`` | ``deepep``"""
@@ -222,6 +231,10 @@ def _check_release_and_sizes(o: SglangOptions) -> None:
         raise PlanInputError(f"--chunked-prefill-size must be a whole number ≥ 1, or -1 to disable chunked "
                              f"prefill (as in SGLang), got {cpp!r}")
     check_switches(o, ("disable_custom_all_reduce", "disable_cuda_graph", "language_model_only"))
+    if o.sglang_int4_weight is not None:  # engines.sglang.int4 is imported only when the flag is given (cold start)
+        from tpkit.engines.sglang.int4 import check_int4_flag
+
+        check_int4_flag(o)
 
 
 def _check_speculative(o: SglangOptions) -> None:

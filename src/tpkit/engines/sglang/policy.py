@@ -166,6 +166,11 @@ def load_usage(model: ModelSpec, parallel: ParallelSpec, options: SglangOptions,
     by release)."""
     if weights is None:
         weights = _planned_weights(model, parallel, options)
+    if options.sglang_int4_weight is not None:  # SGLANG_INT4_WEIGHT on HIP: packed int4 experts (engines.sglang.int4)
+        from tpkit.engines.sglang.int4 import int4_applies, int4_weights
+
+        if int4_applies(model, gpu, options, weights):
+            weights = int4_weights(weights, model, parallel)
     method = str(getattr(weights, "method", "given"))
     params = weights.bytes_per_rank
     if model.is_multimodal and not model.vision_params and "derived" in method:
@@ -244,6 +249,15 @@ def _draft_note(s: SglangSizing, options: SglangOptions) -> tuple[str, ...]:
     note = whole_model_draft_note(s.spec.algorithm, s.spec.draft.spec,
                                   f"--speculative-draft-model-path {options.speculative_draft_model_path}")
     return (note,) if note else ()
+
+
+def _int4_notes(model: ModelSpec, gpu: GpuSpec, options: SglangOptions) -> tuple[str, ...]:
+    """``--sglang-int4-weight``'s notes (``engines.sglang.int4.int4_notes``), imported only when it is given."""
+    if options.sglang_int4_weight is None:
+        return ()
+    from tpkit.engines.sglang.int4 import int4_notes
+
+    return int4_notes(model, gpu, options)
 
 
 def _dense_ep_note(model: ModelSpec, parallel) -> tuple[str, ...]:
@@ -472,7 +486,8 @@ def plan_sglang(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options:
         context_length=s.context_len,
         verdict=make_verdict(s, model, parallel.tp, retry, s.baseline.warnings, gpu=gpu),
         warnings=(_warnings(s, model, options) + _offload_notes(model, parallel, options, weights)
-                  + _draft_note(s, options) + _dense_ep_note(model, parallel)),
+                  + _draft_note(s, options) + _dense_ep_note(model, parallel)
+                  + _int4_notes(model, gpu, options)),
         engine_log=engine_log_lines(pool=s.pool, swa_tokens=s.swa_tokens, free_before_weights=s.pre,
                                     weights=s.weights, pool_end_free=s.pool_end_free, model_class=model.architecture,
                                     quant_method=model.quant.raw_method if model.quant else None,
