@@ -181,9 +181,9 @@ def rocm_aiter_factor(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec,
     context = context_len(model, options)
     if context <= 8192:
         return None
-    post1 = release_key(version) == (0, 5, 4, 1)
-    where = "ServerArgs" if release_key(version) >= (0, 5, 4, 1) else "ModelRunner"
-    factor = 0.90 if post1 else 0.85
+    release = release_key(version)
+    where = "ServerArgs" if release >= (0, 5, 4, 1) else "ModelRunner"
+    factor = 0.90 if release == (0, 5, 4, 1) else 0.85
     return factor, (f"aiter attention (ROCm default) with context {context} > 8192: × {factor:.2f} "
                     f"(SGLang {version} {where})")
 
