@@ -1881,6 +1881,23 @@ SGLANG_PUBLIC = {
     # (MI300X) from 190.26 GiB free before the weights on each rank and the '-mi30x' image
     "gs_365": ("0.5.4.post1", "image lmsysorg/sglang:v0.5.4.post1-rocm700-mi30x (the issue names it; v0.5.4-rocm630 also "
                         "tried)", {}, None),
+    # helper gs26b (2026-12-06, session 26), added blind: a Qwen3.8-27B PD deployment report on A100-SXM4-40GB (search-index
+    # ids 70185122176 report, 70659034661 script): the decode server at tp 2, mfs 0.90, 48 running (the mamba slots:
+    # radix off by the decode mode), mamba-full-memory-ratio 0.6, decode graphs to 48, context 65,536
+    "gs_378": ("0.5.10", "the report's environment table 'SGLang 0.5.10 + sglang_router' (2026-09-29)",
+               {"disable_radix_cache": True, "mamba_full_memory_ratio": 0.6, "cuda_graph_max_bs": 48}, None),
+    # helper gs26b: a DeepSeek-V3 tutorial's sglang.bench_one_batch runs of 2025-02-26 (search-index id 49118495057):
+    # tp 8, every flag at its default but --cuda-graph-max-bs 1; the GPU (not named) from the memory class and the
+    # write-up's NVIDIA_H200 tuning file
+    "gs_379": ("0.4.3", "not printed: runs of 2025-02-26, the newest release then 0.4.3.post2 (wheel files of "
+                        "2025-02-17)",
+               {"cuda_graph_max_bs": 1,
+                "gpu_assumed": {
+                    "gpu": "H200-SXM-141GB", "candidates": ["H200-SXM-141GB", "H200-NVL", "H20-141GB"],
+                    "note": "not named by the runs; the write-up's FP8 tuning file is for NVIDIA_H200 and DeepSeek-V3's "
+                            "~80 GiB of FP8 weights per rank at tp 8 fit neither an 80 / 96 GB card at the default "
+                            "fraction nor leave so small a pool on a 178-192 GB one: the 141 GB class. Planned on the "
+                            "first candidate"}}, None),
     # helper gs25b (2026-12-06, session 25), added blind from the same CI history: Grok-1 (lmzheng/grok-1 with
     # --quantization fp8; amd/grok-1-W4A8KV8 with --quantization fp8 and SGLANG_INT4_WEIGHT=1, sanity check and
     # online benchmark) on both nodes, and the rocm630 image's starts (2025-12-13, an older 0.5.6.post2 tree with ROCm
