@@ -241,6 +241,17 @@ class VllmOptions:
     runner, as ``config/vllm.py VllmConfig.use_v2_model_runner`` honours the variable before its own choice
     (0.22.0–0.33.0; 0.12.0–0.21.0 read it in ``v1/worker/gpu_worker.py``, default "0"); None = the release's
     choice (``engines.vllm.inputs.uses_v2_runner``).  0 / 1 / True / False are accepted from the API."""
+    vllm_allow_long_max_model_len: str | None = flag(
+        choices=("on", "off"), metavar="on|off",
+        help="the VLLM_ALLOW_LONG_MAX_MODEL_LEN environment variable the server ran with: on = a --max-model-len above "
+             "the model's derived maximum (max_position_embeddings, times a RoPE scaling factor) is served, with "
+             "vLLM's warning that positions past it give NaN (RoPE) or out-of-bounds errors; off (default) = vLLM "
+             "refuses it; --from-log reads it from the log's launch line")
+    """``VLLM_ALLOW_LONG_MAX_MODEL_LEN`` (``envs.py``): vLLM's ``_get_and_verify_max_len`` (config.py in 0.6.2,
+    config/model.py in 0.34.0) raises "User-specified max_model_len (N) is greater than the derived max_model_len
+    … To allow overriding this maximum, set the env var VLLM_ALLOW_LONG_MAX_MODEL_LEN=1" unless it is set, and
+    then only warns (``engines.vllm.inputs._max_model_len``; helper ux26).  None / ``"off"`` = unset; ``"on"`` /
+    ``"off"``, 1 / 0 and True / False from the API."""
     vllm_memory_profiler_estimate_cudagraphs: str | None = flag(
         choices=("0", "1"), group="model runner",
         help="the VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS environment variable the server ran with: 1 = the "
