@@ -147,3 +147,57 @@ def test_board_words_people_write_after_the_name(capsys, name, card):
     code, out, err = cli(capsys, "plan", QWEN, "--gpu", name, "--json")
     assert code == 0, err
     assert json.loads(out)["gpu"]["name"] == card
+
+
+def test_a_from_log_plan_whose_quantization_the_log_gave_still_starts(capsys):
+    """Guards what did not change: the log's server ran its AWQ checkpoint (--quantization awq read from the log)
+    even where the config passed is the base model's, so the plan is not WILL NOT START."""
+    config = ROOT / "tests" / "validation" / "configs" / "Qwen--Qwen2.5-3B-Instruct.json"
+    code, out, err = cli(capsys, "plan", str(config), "--from-log", str(ROOT / "tests" / "logs" / "data" / "vllm"
+                                                                        / "vl_152.log"), "--json")
+    assert code == 0, err
+    assert json.loads(out)["verdict"]["fits"] is True
+
+
+# --- explain: archives and a log of both engines ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("compress", [False, True])
+def test_a_tar_archive_is_refused_with_how_to_extract_it(capsys, tmp_path, compress):
+    """Before: exit 0, the archive's headers read as log text ("note: NUL characters removed"); a zip was already
+    refused with "unzip it and pass the log inside"."""
+    import tarfile
+
+    path = tmp_path / ("logs.tar.gz" if compress else "logs.tar")
+    with tarfile.open(path, "w:gz" if compress else "w") as tar:
+        tar.add(V19, arcname="server.log")
+    refused(capsys, "explain", str(path), says=("is a tar archive", "tar xf FILE"))
+
+
+def test_a_log_of_both_engines_names_each_start(capsys, tmp_path):
+    """Before: "the log holds 2 engine starts (lines 3, 129): only the last one … is read", with no word that the
+    first start was vLLM's and the one read SGLang's (ux25's left item 4)."""
+    log = tmp_path / "server.log"
+    log.write_text(V19.read_text() + (ROOT / "tests" / "logs" / "data" / "sglang" / "sg_001.log").read_text())
+    code, out, err = cli(capsys, "explain", str(log))
+    assert code == 0, err
+    assert "the starts are of both engines (vLLM from line" in out + err and "the one read is SGLang's" in out + err
+
+
+# --- --help: units and defaults ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("command, flag, says", [
+    ("plan", "--engine-version", "default: with a log, its release"),
+    ("plan", "--dtype", "default auto"),
+    ("plan", "--quantization", "default: the checkpoint's quantization_config"),
+    ("plan", "--max-total-tokens", "default: no cap"),
+    ("plan", "--cuda-graph-max-bs", "default: SGLang's rule"),
+    ("plan", "--max-num-seqs", "default: the release's"),
+    ("plan", "--speculative-num-steps", "default: SGLang's choice"),
+    ("perf", "--engine", "default sglang"),
+])
+def test_help_says_the_default(capsys, command, flag, says):
+    """Before: e.g. "--engine-version ENGINE_VERSION  rule set of an older engine release" with no default."""
+    code, out, _ = cli(capsys, command, "--help")
+    text = " ".join(out.split())
+    at = text.index(f" {flag} ")
+    assert code == 0 and says in text[at:at + 400], text[at:at + 400]

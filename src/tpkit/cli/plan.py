@@ -23,7 +23,8 @@ printed)"""
 EPILOG = """\
 exit status: 0 the plan fits; 3 DOES NOT FIT, or WILL NOT START (the engine
 refuses the command itself, e.g. --quantization awq on a checkpoint without a
-quantization config; the plan, text or --json, is still printed); 2 a user error (a message, no traceback); 1 a bug.
+quantization config; the plan, text or --json, is still printed); 2 a user
+error (a message, no traceback); 1 a bug.
 
 --gpu NAME with --gpu-memory SIZE: the GPU's properties (compute capability,
 NVLink, vendor) come from the catalog and SIZE replaces its memory total; the

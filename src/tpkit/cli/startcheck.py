@@ -84,10 +84,11 @@ def quantization_note(args, model) -> tuple[str, ...]:
 
 def will_not_start(result, args, model):
     """``result`` with a WILL NOT START verdict when its memory fits but the engines refuse ``--quantization`` on
-    this checkpoint (:func:`refusing_method`); else ``result`` unchanged (a DOES NOT FIT verdict keeps its knob)."""
+    this checkpoint (:func:`refusing_method`); else ``result`` unchanged (a DOES NOT FIT verdict keeps its knob; a
+    ``--from-log`` plan whose quantization the log gave ran with it, on the checkpoint the log names)."""
     flag = refusing_method(args, model)
-    if flag is None or not result.verdict.fits:
-        return result
+    if flag is None or not result.verdict.fits or "quantization" in getattr(args, "log_filled", ()):
+        return result  # a --from-log plan's quantization is the one the log's server started with
     from dataclasses import replace
 
     message = (f"{_ENGINE_NAMES.get(args.engine, args.engine)} refuses --quantization {flag} on this checkpoint at start-up ('Cannot find the config "
