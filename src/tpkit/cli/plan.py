@@ -8,7 +8,6 @@ import re
 import sys
 
 from tpkit.cli.fromlog import FILLED, from_log, read_from_log_notes
-from tpkit.cli.startcheck import long_len_note, quantization_note, will_not_start
 from tpkit.errors import PlanInputError
 
 __all__ = ["register", "run_plan", "build_request", "plan", "HELP", "EXIT_DOES_NOT_FIT", "with_memory"]
@@ -423,18 +422,29 @@ def plan(args):
     from tpkit.startup.links import catalog_p2p_note
     from tpkit.units import Bytes
 
+    checks = _start_checks(args)
     requested = (result.extra or {}).get("requested_bytes")  # the --json key: an int count of bytes
     notes = (gpu_memory_note(args, gpu) + memory_size_note(args, gpu) + board_note(args, gpu, parallel)
              + mnnvl_note(args, parallel)
              + catalog_p2p_note(gpu, parallel.tp * parallel.pp, machine, links)
-             + quantization_note(args, model) + long_len_note(args, model)
+             + (checks.quantization_note(args, model) + checks.long_len_note(args, model) if checks else ())
              + unified_memory_note(args.engine, getattr(args, "engine_version", None), gpu,
                                    requested=None if requested is None else Bytes(requested)) + tuple(notes))
     if notes:
         from dataclasses import replace
 
         result = replace(result, warnings=tuple(result.warnings) + notes)
-    return will_not_start(result, args, model)
+    return checks.will_not_start(result, args, model) if checks else result
+
+
+def _start_checks(args):
+    """``cli.startcheck`` (an engine refusal of ``--quantization``, vLLM's long ``--max-model-len``), imported only
+    when a flag it reads is given (the cold import of a plain plan stays as it was)."""
+    if getattr(args, "quantization", None) or (args.engine == "vllm" and getattr(args, "max_model_len", None)):
+        import tpkit.cli.startcheck as checks
+
+        return checks
+    return None
 
 
 def run_plan(args) -> int:
