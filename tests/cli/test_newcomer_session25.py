@@ -125,10 +125,11 @@ def test_perf_with_peer_access_is_unchanged(capsys):
 
 def test_awq_marlin_on_an_unquantised_checkpoint_keeps_its_warning(capsys):
     """Guards what did not change (ux24's question b, decided against a refusal: docs/accuracy.md §8, ux25): planned
-    with the engines' refusal quoted, so the documented sibling plan (§5, GB10 with --quantization gptq) still runs."""
+    with the engines' refusal quoted, so the documented sibling plan (§5, GB10 with --quantization gptq) still runs.
+    Session 26 (ux26) adds the WILL NOT START verdict (exit 3, the plan still printed: test_newcomer_session26)."""
     code, out, err = cli(capsys, "plan", LLAMA, "--engine", "vllm", "--gpu", "RTX-4090", "--tp", "2",
                          "--quantization", "awq_marlin", "--json")
-    assert code == 0, err
+    assert code == 3, err
     assert any("Cannot find the config file for awq_marlin" in w for w in json.loads(out)["warnings"])
 
 

@@ -126,7 +126,8 @@ def read_log(path: str) -> bytes:
 def _not_empty(data: bytes, what: str) -> bytes:
     """An empty log is a wrong path or a log not written yet, not a log to explain; a gzip-compressed log (a rotated
     ``server.log.1.gz``) is read as its text."""
-    if data[:2] == b"\x1f\x8b":
+    compressed = data[:2] == b"\x1f\x8b"
+    if compressed:
         import gzip
         import io
         import zlib
@@ -140,6 +141,10 @@ def _not_empty(data: bytes, what: str) -> bytes:
         if len(data) > MAX_LOG_BYTES:
             raise PlanInputError(f"{what} decompresses to {len(data):,} bytes, more than the 2 GiB tpkit reads; "
                                  "cut the start-up part out (zcat … | head -c 100M) and pass that")
+    if data[257:262] == b"ustar":  # a tar archive (POSIX / GNU header magic at byte 257), compressed or not: its
+        # members would be read as one text, headers and all (helper ux26: `tpkit explain logs.tar.gz`)
+        raise PlanInputError(f"{what} is a tar archive{' (gzip-compressed)' if compressed else ''}, not a log; "
+                             f"extract it first (tar xf FILE) and pass the log inside")
     if not data.replace(b"\xef\xbb\xbf", b"").strip():  # a UTF-8 byte-order mark alone is no text either
         raise PlanInputError(f"{what} is empty ({len(data):,} bytes); give the server's log after it started (or "
                              "crashed), e.g. the file its stdout/stderr went to")

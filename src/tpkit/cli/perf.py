@@ -97,7 +97,7 @@ def _deployment_flags(p) -> None:
     p.add_argument("--context", type=whole_number, default=1024, metavar="TOKENS",
                    help="tokens in each sequence's KV cache (default 1024)")
     p.add_argument("--engine", type=str.lower, choices=("sglang", "vllm"), default="sglang",
-                   help="flags and kernel layout")
+                   help="flags and kernel layout (default sglang)")
     p.add_argument("--kv-cache-dtype", type=_kv_dtype, choices=("auto", "bf16", "fp8"), default="auto",
                    help="KV cache element type (default: the checkpoint's, else bf16); the engines' spellings "
                         "bfloat16, fp8_e4m3 and fp8_e5m2 are accepted")

@@ -16,11 +16,14 @@ HELP = "predict per-GPU memory and KV-cache capacity before launch"
 """one line for ``tpkit --help``"""
 
 EXIT_DOES_NOT_FIT = 3
-"""exit status of a plan whose verdict is DOES NOT FIT (the plan, text or ``--json``, is still printed)"""
+"""exit status of a plan whose verdict is DOES NOT FIT or WILL NOT START (the plan, text or ``--json``, is still
+printed)"""
 
 EPILOG = """\
-exit status: 0 the plan fits; 3 DOES NOT FIT (the plan, text or --json, is
-still printed); 2 a user error (a message, no traceback); 1 a bug.
+exit status: 0 the plan fits; 3 DOES NOT FIT, or WILL NOT START (the engine
+refuses the command itself, e.g. --quantization awq on a checkpoint without a
+quantization config; the plan, text or --json, is still printed); 2 a user
+error (a message, no traceback); 1 a bug.
 
 --gpu NAME with --gpu-memory SIZE: the GPU's properties (compute capability,
 NVLink, vendor) come from the catalog and SIZE replaces its memory total; the
@@ -252,25 +255,6 @@ def board_note(args, gpu, parallel) -> tuple[str, ...]:
             f"all-reduce follow the links) pass --gpu {others[0]} or --link {'pcie' if nvlink else 'nvlink'}",)
 
 
-def quantization_note(args, model) -> tuple[str, ...]:
-    """The warning for ``--quantization METHOD`` (a stored format: awq, gptq, mxfp4, compressed-tensors) on a
-    checkpoint without ``quantization_config``: tpkit plans it as that method's checkpoint of the same shape, while
-    the engines refuse the flag on this checkpoint (vLLM model_executor/model_loader/weight_utils.py
-    ``get_quant_config``: "Cannot find the config file for awq" when the checkpoint ships no quant config file;
-    SGLang loads through the same helper).  fp8 is quantised at load time by both, and vLLM's bitsandbytes loader
-    quantises a bf16/fp16 checkpoint in flight (``models.quant.bnb_online``), so they get no note; nor does
-    ``deepseek_v4_fp8`` (an ``Fp8Config`` with no config file to find: vLLM 0.23.0 ``get_quant_config`` returns
-    ``quant_cls()``), planned as DeepSeek-V4's stored FP8 / FP4-expert mix (``models.dsv4_weights``)."""
-    flag = getattr(args, "quantization", None)
-    if (not flag or flag.lower() in ("none", "auto", "fp8", "bitsandbytes", "deepseek_v4_fp8")
-            or getattr(model, "quant", None) is not None):
-        return ()
-    return (f"--quantization {flag}: this checkpoint has no quantization_config, so tpkit planned its weights as if "
-            f"stored in {flag} format (the method's default group size); the engines refuse --quantization {flag} "
-            f"on this checkpoint ('Cannot find the config file for {flag}'): serve the {flag} checkpoint of the "
-            "model and plan with its config.json for exact weights",)
-
-
 def _sglang_data_parallel(args) -> None:
     """SGLang spells its ``--dp-size`` ``--data-parallel-size`` too (srt/server_args.py ``add_cli_args``, read in
     0.4.4, 0.5.6 and 0.5.8), the flag tpkit keeps for vLLM's ``data_parallel_size``: with ``--engine sglang`` it is
@@ -438,18 +422,29 @@ def plan(args):
     from tpkit.startup.links import catalog_p2p_note
     from tpkit.units import Bytes
 
+    checks = _start_checks(args)
     requested = (result.extra or {}).get("requested_bytes")  # the --json key: an int count of bytes
     notes = (gpu_memory_note(args, gpu) + memory_size_note(args, gpu) + board_note(args, gpu, parallel)
              + mnnvl_note(args, parallel)
              + catalog_p2p_note(gpu, parallel.tp * parallel.pp, machine, links)
-             + quantization_note(args, model)
+             + (checks.quantization_note(args, model) + checks.long_len_note(args, model) if checks else ())
              + unified_memory_note(args.engine, getattr(args, "engine_version", None), gpu,
                                    requested=None if requested is None else Bytes(requested)) + tuple(notes))
     if notes:
         from dataclasses import replace
 
         result = replace(result, warnings=tuple(result.warnings) + notes)
-    return result
+    return checks.will_not_start(result, args, model) if checks else result
+
+
+def _start_checks(args):
+    """``cli.startcheck`` (an engine refusal of ``--quantization``, vLLM's long ``--max-model-len``), imported only
+    when a flag it reads is given (the cold import of a plain plan stays as it was)."""
+    if getattr(args, "quantization", None) or (args.engine == "vllm" and getattr(args, "max_model_len", None)):
+        import tpkit.cli.startcheck as checks
+
+        return checks
+    return None
 
 
 def run_plan(args) -> int:

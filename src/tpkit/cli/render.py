@@ -164,7 +164,7 @@ def format_plan(result: PlanResult, *, width: int | None = None) -> str:
     width = max(MIN_WIDTH, width or terminal_width())
     verdict = result.verdict
     parts = [_header(result, width), format_ledger(result, width=width), _block(_capacity(result), width),
-             _block([f"verdict: {'FITS' if verdict.fits else 'DOES NOT FIT'} — {verdict.message}"], width)]
+             _block([f"verdict: {_status(verdict)} — {verdict.message}"], width)]
     if result.warnings:
         parts.append("warnings:\n" + _block([f"! {w}" for w in result.warnings], width, indent="  "))
     if result.engine_log:
@@ -172,3 +172,8 @@ def format_plan(result: PlanResult, *, width: int | None = None) -> str:
         parts.append(f"what {result.engine} would log (its 'GB' means GiB where noted):\n"
                      + "".join(f"  {line}\n" for line in result.engine_log))
     return "\n".join(parts)
+
+
+def _status(verdict) -> str:
+    """FITS, DOES NOT FIT or WILL NOT START (``Verdict.starts`` False: the engine refuses the command itself)."""
+    return "FITS" if verdict.fits else "DOES NOT FIT" if getattr(verdict, "starts", True) else "WILL NOT START"

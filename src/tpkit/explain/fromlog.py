@@ -34,12 +34,13 @@ LOG_FLAGS = {
     "sglang": ("mem_fraction_static", "context_length", "kv_cache_dtype", "page_size", "cuda_graph_max_bs",
                "chunked_prefill_size", "max_running_requests", "max_total_tokens", "disable_radix_cache",
                "disable_overlap_schedule", "swa_full_tokens_ratio", "cpu_offload_gb", "disable_cuda_graph",
-               "language_model_only", "mamba_ssm_dtype", "mm_feature_transport", "pp_layer_partition"),
+               "language_model_only", "mamba_ssm_dtype", "mm_feature_transport", "pp_layer_partition",
+               "sglang_int4_weight"),
     "vllm": ("gpu_memory_utilization", "max_model_len", "kv_cache_dtype", "block_size", "max_num_batched_tokens",
              "max_num_seqs", "topk_topp_sampler", "skip_mm_profiling", "compile_cache", "cpu_offload_gb",
              "enforce_eager", "limit_mm_per_prompt", "vllm_use_v2_model_runner", "language_model_only",
              "max_cudagraph_capture_size", "cudagraph_capture_sizes", "optimization_level", "cudagraph_mode",
-             "vllm_entrypoint", "pp_layer_partition")}
+             "vllm_entrypoint", "pp_layer_partition", "vllm_allow_long_max_model_len")}
 """the plan flags (dests) a --from-log plan fills from the log's settings (``logs.settings.flag_settings`` names the
 setting of each), unless the flag is given; the layout (tp, pp, dp, ep) and ``--quantization``
 (:func:`quantization_from_log`) apart"""

@@ -88,6 +88,11 @@ _NOT_IN_CATALOG_PERF = ("tpkit perf costs a step from the GPU's memory bandwidth
                         "catalog has: name the catalog GPU closest to yours (`tpkit plan --list-gpus` lists them)")
 
 
+_FORM_WORDS = re.compile(r"(?:workstationedition|serveredition|oam)$")
+"""a board word written after a name that has only one such board in the catalog: 'MI300X OAM' (AMD's Instinct
+MI300X / MI325X / MI355X are OAM modules), 'RTX PRO 6000 Blackwell Max-Q Workstation Edition' (helper ux26)"""
+
+
 def lookup_gpu(name: str, *, by_memory: bool = True) -> GpuSpec:
     """The catalog GPU called ``name`` (canonical name or alias, case/space/dash-insensitive).  ``by_memory``: the
     command also takes a GPU by its memory (``--gpu-memory``), and the refusal of an unknown name says so; ``tpkit
@@ -100,7 +105,7 @@ def lookup_gpu(name: str, *, by_memory: bool = True) -> GpuSpec:
         return _mig_slice(name, mig.group("board"), mig.group("profile"), by_memory=by_memory)
     _, index = _catalog()
     key = normalise_gpu_name(name)
-    spec = index.get(key) or index.get(re.sub(r"(\d)g$", r"\1gb", key))
+    spec = index.get(key) or index.get(re.sub(r"(\d)g$", r"\1gb", key)) or index.get(_FORM_WORDS.sub("", key))
     if spec is not None:  # `A100-40G`: the size class written without its B, as in '40G' / '80G' board names
         return spec
     _refuse_a_count(name)

@@ -30,7 +30,7 @@ _BOOLS = ("cuda_graph_disabled", "enable_dp_attention", "disable_custom_all_redu
           "disable_radix_cache", "disable_overlap_schedule", "skip_mm_profiling", "enable_lora", "async_scheduling")
 _STRS = ("model", "kv_cache_dtype", "quantization", "dtype", "attention_backend", "topk_topp_sampler",
          "compile_cache", "vllm_use_v2_model_runner", "cudagraph_mode", "mamba_ssm_dtype", "mm_feature_transport",
-         "vllm_entrypoint", "pp_layer_partition")
+         "vllm_entrypoint", "pp_layer_partition", "sglang_int4_weight", "vllm_allow_long_max_model_len")
 RUN_SETTINGS = ("model", "tp", "pp", "dp", "ep", "mem_fraction", "context_length", "kv_cache_dtype", "page_size",
                 "speculative", "chunked_prefill_size", "max_num_batched_tokens", "enable_chunked_prefill",
                 "cuda_graph_max_bs", "cuda_graph_disabled", "enable_dp_attention", "dcp", "attn_cp",
@@ -40,7 +40,8 @@ RUN_SETTINGS = ("model", "tp", "pp", "dp", "ep", "mem_fraction", "context_length
                 "topk_topp_sampler", "skip_mm_profiling", "compile_cache", "enable_lora", "max_loras",
                 "max_lora_rank", "max_loras_per_batch", "cpu_offload_gb", "limit_mm_per_prompt", "async_scheduling",
                 "vllm_use_v2_model_runner", "language_model_only", "cudagraph_capture_sizes", "optimization_level",
-                "cudagraph_mode", "mamba_ssm_dtype", "mm_feature_transport", "vllm_entrypoint", "pp_layer_partition")
+                "cudagraph_mode", "mamba_ssm_dtype", "mm_feature_transport", "vllm_entrypoint", "pp_layer_partition",
+                "sglang_int4_weight", "vllm_allow_long_max_model_len")
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -136,6 +137,12 @@ class Run:
     pp_layer_partition: Setting | None = None
     """the PP layer split the launch command sets by hand (``VLLM_PP_LAYER_PARTITION`` /
     ``SGLANG_PP_LAYER_PARTITION``, ``logs.run.partition_settings``): "16,32"; None: the engine's default"""
+    sglang_int4_weight: Setting | None = None
+    """SGLANG_INT4_WEIGHT (USE_INT4_WEIGHT before SGLang 0.4.7) as a launch line or an environment line of the log
+    sets it: ``"on"`` / ``"off"`` (:func:`env_settings`); None: not shown"""
+    vllm_allow_long_max_model_len: Setting | None = None
+    """VLLM_ALLOW_LONG_MAX_MODEL_LEN as a launch line or an environment line of the log sets it: ``"on"`` /
+    ``"off"`` (:func:`env_settings`); None: not shown"""
     compile_cache: Setting | None = None
     """vLLM's torch.compile cache as the log shows it: ``"cold"`` (graphs compiled in this run, or the cache off) /
     ``"warm"`` (every graph loaded from the cache); None: unknown, no such line (``logs.settings.
@@ -348,12 +355,32 @@ def entrypoint_settings(line: str, *, line_no: int) -> list[Setting]:
 
 
 def raw_line_settings(line: str, *, line_no: int) -> list[Setting]:
-    """The settings of one raw log line: the model runner, the entrypoint (each behind a cheap test)."""
+    """The settings of one raw log line: the model runner, the entrypoint, the engine variables a launch or an
+    environment line sets (each behind a cheap test)."""
     out = runner_settings(line, line_no=line_no) if "odel" in line and ("unner" in line or "loading took" in line) \
         else []
     if "usage context" in line or "Supported_tasks" in line or "api_server.py:" in line:
         out += entrypoint_settings(line, line_no=line_no)
+    if "INT4_WEIGHT" in line or "LONG_MAX_MODEL_LEN" in line:
+        out += env_settings(line, line_no=line_no)
     return out
+
+
+_ENV_SETTINGS = {"SGLANG_INT4_WEIGHT": "sglang_int4_weight", "USE_INT4_WEIGHT": "sglang_int4_weight",
+                 "VLLM_ALLOW_LONG_MAX_MODEL_LEN": "vllm_allow_long_max_model_len"}
+"""engine variables with a tpkit plan flag (``cli.pasted.ENV_FLAGS``) → the run setting (and flag dest) they set"""
+_ENV_ASSIGN = lazy(r"\b(SGLANG_INT4_WEIGHT|USE_INT4_WEIGHT|VLLM_ALLOW_LONG_MAX_MODEL_LEN)[\"']?\s*[=:]\s*[\"']?"
+                   r"([A-Za-z0-9]+)")
+"""an assignment of one of them: ``VAR=1 python -m …``, ``export VAR=1``, ``docker run -e VAR=1``, ``env`` output, or
+a Python dict of the environment (``'VAR': '1'``)"""
+
+
+def env_settings(line: str, *, line_no: int) -> list[Setting]:
+    """The ``sglang_int4_weight`` / ``vllm_allow_long_max_model_len`` settings a line assigns, as ``"on"`` /
+    ``"off"`` (SGLang's ``get_bool_env_var`` and vLLM's ``envs.py`` read "1" / "true" as set; helper ux26)."""
+    return [Setting(name=_ENV_SETTINGS[m.group(1)], value="on" if m.group(2).lower() in ("1", "true", "yes", "on")
+                    else "off", key=m.group(1), source="command_line", line_no=line_no, text=_clip(line))
+            for m in _ENV_ASSIGN.finditer(line)]
 
 
 _PARTITION_ENV = lazy(r"\b(VLLM_PP_LAYER_PARTITION|SGLANG_PP_LAYER_PARTITION)=[\"']?([^\s\"']+)")

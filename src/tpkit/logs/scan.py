@@ -70,7 +70,7 @@ TRIGGERS = (
     "Initialization failed", "Worker failed", "Exit",  # _EXCEPTION's classes end in Error, Exception or Exit
     # the host's OOM killer (failures._HOST_OOM) and vLLM's CPU KV-space check (failures._CPU_KV)
     "OOM", "Out of memory: Killed", "Available memory on node",
-    "Traceback", 'File "',
+    "Traceback", 'File "', "_WEIGHT", "LONG_MAX_MODEL_LEN",  # + engine variables (logs.run.env_settings)
     # engine source names in headers, tracebacks and quoted call trees (tpkit.logs.engine.SOURCE_NAMES)
     "_runner", "_worker", "_memory", "_max_num_token",
     # GPU names

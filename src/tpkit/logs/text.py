@@ -238,9 +238,10 @@ def _marks(text: str):
         yield from _MARK.finditer(text, start, end)
 
 
-def _starts(text: str) -> list[int]:
-    """Offsets of the lines that open a start."""
+def _starts(text: str, engines: list | None = None) -> list[int]:
+    """Offsets of the lines that open a start (and, into ``engines`` when given, the engine of each)."""
     opened: list[int] = []
+    engines = [] if engines is None else engines
     engine, version, seen, last_dump, last_end = None, None, set(), None, 0
     for m in _marks(text):
         line = text.rfind("\n", 0, m.start()) + 1
@@ -249,6 +250,7 @@ def _starts(text: str) -> list[int]:
             dump = text[m.start():end if end >= 0 else len(text)]
             if not (engine == "sglang" and dump == last_dump and not _RAN.search(text, last_end, line)):
                 opened.append(line)
+                engines.append("SGLang")
             engine, version, seen, last_dump, last_end = "sglang", None, set(), dump, m.end()
             continue
         kind = "api" if m.group("api") else "args" if m.group("args") else "core:" + _process(text, m.start())
@@ -260,6 +262,7 @@ def _starts(text: str) -> list[int]:
                or (not kind.startswith("core:") and core_seen))
         if new:
             opened.append(line)
+            engines.append("vLLM")
             engine, version, seen = "vllm", None, set()
         seen.add(kind)
         version = printed or version
@@ -297,7 +300,8 @@ def last_start(text: str) -> tuple[str, tuple[str, ...]]:
     again before its cores.  None of the
     581 corpus logs (tests/logs/data) holds two starts by this rule (tests/cli/test_newcomer_session21.py).
     """
-    opened = _starts(text)
+    engines: list[str] = []
+    opened = _starts(text, engines)
     if len(opened) < 2:
         return text, ()
     lines, line, at = [], 1, 0
@@ -308,7 +312,9 @@ def last_start(text: str) -> tuple[str, tuple[str, ...]]:
     cut = opened[-1]
     shown = ", ".join(str(n) for n in lines[:8]) + (", …" if len(lines) > 8 else "")
     note = (f"{_STARTS_HEAD} {len(lines)} engine starts (lines {shown}): only the last one, from line {lines[-1]}, "
-            f"is read (the server that runs now); to explain an earlier start, pass its part of the log alone")
+            f"is read (the server that runs now); to explain an earlier start, pass its part of the log alone"
+            + (f"; the starts are of both engines ({', '.join(f'{e} from line {n}' for e, n in zip(engines, lines))}"
+               f"): the one read is {engines[-1]}'s" if len(set(engines)) > 1 else ""))
     return "\n" * text.count("\n", 0, cut) + text[cut:], (note,)
 
 

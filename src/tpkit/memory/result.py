@@ -36,7 +36,8 @@ ledger_rank           which GPU the ledger is for (e.g. "per GPU (catalog total)
 
 Additions since schema 1 (no key changed meaning, so ``schema_version`` stays 1): ``uncertainty_bytes`` on
 ledger lines, ``kv_tokens_range``, ``kv_blocks_range``, ``band``, the ``vllm`` block, ``verdict.fixes`` (the flags of
-each fix the verdict names), ``schema`` (session 23: the name beside ``schema_version``).
+each fix the verdict names), ``schema`` (session 23: the name beside ``schema_version``), ``verdict.starts`` (session
+26: False when the engine refuses the command at start-up, ``cli.startcheck``).
 """
 
 from __future__ import annotations
@@ -71,9 +72,13 @@ class Verdict:
     fixes: tuple[str, ...] = ()
     """the flags of each fix the message names, as a re-run of the same command takes them (``"--tp 2"``,
     ``"--gpu A100-SXM-40GB-MIG-2g.10gb"``): each re-planned and found to fit (helper mig18b)"""
+    starts: bool = True
+    """False: the engine refuses the command at start-up whatever the memory (``fits`` is then False too, and the
+    verdict reads WILL NOT START: ``cli.startcheck``, helper ux26)"""
 
     def to_dict(self) -> dict:
-        return {"fits": self.fits, "message": self.message, "knob": self.knob, "fixes": list(self.fixes)}
+        return {"fits": self.fits, "message": self.message, "knob": self.knob, "fixes": list(self.fixes),
+                "starts": self.starts}
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

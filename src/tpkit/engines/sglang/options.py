@@ -57,7 +57,10 @@ _POSITIVE_INTS = ("context_length", "page_size", "max_total_tokens", "cuda_graph
 class SglangOptions:
     """SGLang server arguments that size memory; ``None`` means "the engine's default"."""
 
-    engine_version: str = flag(LATEST, help="rule set of an older engine release")
+    engine_version: str = flag(
+        LATEST, metavar="RELEASE",
+        help="release whose rules apply, e.g. 0.5.8 (default: with a log, its release, printed or inferred from "
+             "its line formats; else the newest release tpkit read, which the output names)")
     """SGLang release whose rules apply (e.g. ``"0.5.23"``, ``"0.4.10"``)"""
     mem_fraction_static: float | None = flag(
         kind="fraction", unit="fraction", concept="memory fraction",
@@ -72,9 +75,11 @@ class SglangOptions:
     kv_cache_dtype: str = flag("auto", choices=KV_CACHE_DTYPES + tuple(UNMODELLED_KV_DTYPES),
                                help="KV cache element type (auto: the model's)")
     """``auto`` | ``bf16`` | ``fp16`` | ``fp8_e4m3`` | ``fp8_e5m2`` (``fp8`` = ``fp8_e4m3``)"""
-    dtype: str | None = flag(help="weight dtype: auto, bfloat16, float16")
+    dtype: str | None = flag(help="weight dtype: auto, bfloat16, float16, float32 (default auto: the "
+                                              "checkpoint's)")
     """weight/activation dtype override (``bfloat16``, ``float16``); None = the checkpoint's"""
-    quantization: str | None = flag(help="weight quantisation override, e.g. fp8")
+    quantization: str | None = flag(help="weight quantisation override, e.g. fp8 (default: the checkpoint's "
+                                                     "quantization_config)")
     """weight quantisation override (e.g. ``fp8``); None = the checkpoint's"""
     cpu_offload_gb: float | None = flag(
         kind="gib", unit="GiB per GPU", metavar="GIB", concept="weight offload",
@@ -82,16 +87,19 @@ class SglangOptions:
              "it): decoder layers in order, whole parameters; SGLang takes a whole number")
     """``--cpu-offload-gb``: GiB per GPU of decoder-layer parameters SGLang moves to pinned CPU memory
     (``engines.offload``; ``type=int`` in SGLang); None/0 = none"""
-    max_total_tokens: int | None = flag(kind="int", unit="tokens per rank", help="cap on the KV token pool, per rank")
+    max_total_tokens: int | None = flag(kind="int", unit="tokens per rank",
+                                        help="cap on the KV token pool, per rank (default: no cap)")
     """cap on the KV token pool (tokens per rank)"""
     chunked_prefill_size: int | None = flag(kind="int", unit="tokens",
                                             help="tokens per prefill chunk; -1 disables chunked prefill")
     """tokens per prefill chunk; None = capacity default; ≤ 0 disables chunking"""
     cuda_graph_max_bs: int | None = flag(kind="int", unit="requests",
-                                         help="largest decode batch captured in a CUDA graph")
+                                         help="largest decode batch captured in a CUDA graph (default: SGLang's rule "
+                                              "for the GPU memory and tp)")
     """largest decode batch captured in a CUDA graph; None = capacity default"""
     max_running_requests: int | None = flag(kind="int", unit="requests", concept="running requests",
-                                             help="cap on concurrently running requests")
+                                             help="cap on concurrently running requests (default: SGLang's, from the "
+                                                  "KV pool size)")
     """cap on concurrently running requests"""
     checkpoint_dir: str | None = None
     """local checkpoint directory (exact weight bytes from safetensors headers)"""
@@ -108,12 +116,17 @@ class SglangOptions:
         metavar="MODEL", help="draft model: config.json, checkpoint dir, HF id or catalog name (default for NEXTN/EAGLE on "
              "DeepSeek-style targets: the model's own MTP layers)")
     """draft config location (as ``load_model``); None = the target's MTP layers where SGLang defaults to them"""
-    speculative_num_steps: int | None = flag(kind="int", unit="steps", help="draft steps per verify")
+    speculative_num_steps: int | None = flag(kind="int", unit="steps",
+                                             help="draft steps per verify (default: SGLang's choice for the model, "
+                                                  "3, or 5 for Llama)")
     """draft steps per verify; None = SGLang's choice for the architecture (3, or 5 for Llama)"""
-    speculative_eagle_topk: int | None = flag(kind="int", unit="branches", help="draft branches per step")
+    speculative_eagle_topk: int | None = flag(kind="int", unit="branches",
+                                              help="draft branches per step (default: SGLang's choice, 1, or 4 for "
+                                                   "Llama)")
     """draft branching per step; None = SGLang's choice (1, or 4 for Llama)"""
     speculative_num_draft_tokens: int | None = flag(kind="int", unit="tokens",
-                                                    help="tokens verified per step (req_to_token columns)")
+                                                    help="tokens verified per step (req_to_token columns; default: "
+                                                         "SGLang's choice, 4, or 8 for Llama; steps + 1 at topk 1)")
     """tokens verified per step; None = SGLang's choice (4, or 8 for Llama); steps + 1 when topk is 1"""
     enable_dp_attention: bool = flag(
         False, kind="bool",
@@ -178,8 +191,8 @@ class SglangOptions:
     """``SGLANG_INT4_WEIGHT`` (``layers/quantization/fp8.py`` ``Fp8MoEMethod.create_weights``, 0.4.7 – 0.5.23;
     ``USE_INT4_WEIGHT`` in 0.4.4 – 0.4.6): ``engines.sglang.int4``; None / ``"off"`` = unset (SGLang's default).
     ``"on"`` / ``"off"``, and True / False from the API."""
-    moe_a2a_backend: str = flag("none", choices=A2A_BACKENDS, help="MoE all-to-all backend (deepep adds its "
-                                                                  "reserve)")
+    moe_a2a_backend: str = flag("none", choices=A2A_BACKENDS,
+                                help="MoE all-to-all backend (default none; deepep adds its reserve)")
     """``none`` | ``deepep``"""
 
     enable_lora: bool = shared_flag("enable_lora")

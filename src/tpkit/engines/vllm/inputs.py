@@ -123,10 +123,18 @@ def derived_max_model_len(model: ModelSpec, rules: VllmRules) -> tuple[int, str]
     return int(base * factor), f"rope_scaling {kind}: max_position_embeddings {base:,} × {factor:g}"
 
 
+def long_len_allowed(options: VllmOptions) -> bool:
+    """``--vllm-allow-long-max-model-len on`` (VLLM_ALLOW_LONG_MAX_MODEL_LEN set; options.py)."""
+    value = getattr(options, "vllm_allow_long_max_model_len", None)
+    return str(value).strip().lower() in ("on", "1", "true")
+
+
 def _max_model_len(model: ModelSpec, options: VllmOptions, rules: VllmRules) -> int:
     limit, how = derived_max_model_len(model, rules)
     if options.max_model_len is None:
         return limit
+    if options.max_model_len > limit and long_len_allowed(options):
+        return options.max_model_len
     if options.max_model_len > limit:
         rope = model.extra.get("rope_scaling")  # a YaRN config under the ≥ 0.30 rules: the factor is not applied (ux24)
         yarn = (rules.yarn_prescaled and isinstance(rope, dict)
@@ -134,7 +142,7 @@ def _max_model_len(model: ModelSpec, options: VllmOptions, rules: VllmRules) -> 
         raise PlanInputError(
             f"--max-model-len {options.max_model_len:,} is above {model.name}'s limit of {limit:,} tokens "
             f"({how}); pass --max-model-len {limit} or less (vLLM refuses longer unless "
-            "VLLM_ALLOW_LONG_MAX_MODEL_LEN=1)" + (
+            "VLLM_ALLOW_LONG_MAX_MODEL_LEN=1: plan that with --vllm-allow-long-max-model-len on)" + (
                 f"; vLLM {rules.label} takes a YaRN config's max_position_embeddings as already scaled, so serving "
                 "longer means raising max_position_embeddings too (--hf-overrides; for tpkit, in a copy of "
                 "config.json passed as MODEL)" if yarn else ""))

@@ -46,7 +46,10 @@ accepted for every release; any case, as vLLM upper-cases it: ``config/attention
 class VllmOptions:
     """vLLM engine arguments that size memory; ``None`` means "the engine's default for the version"."""
 
-    engine_version: str = flag("current", help="rule set of an older engine release")
+    engine_version: str = flag(
+        "current", metavar="RELEASE",
+        help="release whose rules apply, e.g. 0.19.1 (default: with a log, its release, printed or inferred from "
+             "its line formats; else the newest release tpkit read, which the output names)")
     """rule set: ``"current"`` (= 0.34), ``"0.11"`` (V1 before the CUDA-graph estimate), ``"v0"``, or a release"""
     gpu_memory_utilization: float | None = flag(
         kind="fraction", unit="fraction", concept="memory fraction",
@@ -61,10 +64,11 @@ class VllmOptions:
                                   help="tokens per KV block (default: the attention backend's)")
     """tokens per KV block; None = the attention backend's default (16, 64 from 0.34; FlashMLA 64; CUTLASS-MLA 128)"""
     max_num_batched_tokens: int | None = flag(kind="int", unit="tokens", suffixes="k",
-                                              help="tokens per scheduler step (the profile-run size)")
+                                              help="tokens per scheduler step (the profile-run size; default: the "
+                                                   "release's, by entrypoint and GPU: see --vllm-entrypoint)")
     """tokens per scheduler step (= the profile-run size); None = the version's default"""
     max_num_seqs: int | None = flag(kind="int", unit="requests", concept="running requests",
-                                     help="requests per scheduler step")
+                                     help="requests per scheduler step (default: the release's, by GPU)")
     """requests per step (= sampler rows in the profile run); None = the version's default"""
     cpu_offload_gb: float | None = flag(
         kind="gib", unit="GiB per GPU", metavar="GIB", concept="weight offload",
@@ -81,9 +85,11 @@ class VllmOptions:
     kv_cache_dtype: str = flag("auto", choices=KV_CACHE_DTYPES, help="KV cache element type (auto: the model's)")
     """``auto`` (model dtype) | ``bf16`` | ``fp16`` | ``fp8`` | ``fp8_e4m3`` | ``fp8_e5m2`` | ``nvfp4`` …
     (``engines.vllm.kvdtype``)"""
-    dtype: str | None = flag(help="weight dtype: auto, bfloat16, float16")
+    dtype: str | None = flag(help="weight dtype: auto, bfloat16, float16, float32 (default auto: the "
+                                              "checkpoint's)")
     """activation/weight dtype override (``bfloat16``, ``float16``); None = the checkpoint's"""
-    quantization: str | None = flag(help="weight quantisation override, e.g. fp8")
+    quantization: str | None = flag(help="weight quantisation override, e.g. fp8 (default: the checkpoint's "
+                                                     "quantization_config)")
     """weight quantisation override (e.g. ``fp8``); None = the checkpoint's"""
     checkpoint_dir: str | None = None
     """local checkpoint directory (exact weight bytes from safetensors headers)"""
@@ -241,6 +247,17 @@ class VllmOptions:
     runner, as ``config/vllm.py VllmConfig.use_v2_model_runner`` honours the variable before its own choice
     (0.22.0–0.33.0; 0.12.0–0.21.0 read it in ``v1/worker/gpu_worker.py``, default "0"); None = the release's
     choice (``engines.vllm.inputs.uses_v2_runner``).  0 / 1 / True / False are accepted from the API."""
+    vllm_allow_long_max_model_len: str | None = flag(
+        choices=("on", "off"), metavar="on|off",
+        help="the VLLM_ALLOW_LONG_MAX_MODEL_LEN environment variable the server ran with: on = a --max-model-len above "
+             "the model's derived maximum (max_position_embeddings, times a RoPE scaling factor) is served, with "
+             "vLLM's warning that positions past it give NaN (RoPE) or out-of-bounds errors; off (default) = vLLM "
+             "refuses it; --from-log reads it from the log's launch line")
+    """``VLLM_ALLOW_LONG_MAX_MODEL_LEN`` (``envs.py``): vLLM's ``_get_and_verify_max_len`` (config.py in 0.6.2,
+    config/model.py in 0.34.0) raises "User-specified max_model_len (N) is greater than the derived max_model_len
+    … To allow overriding this maximum, set the env var VLLM_ALLOW_LONG_MAX_MODEL_LEN=1" unless it is set, and
+    then only warns (``engines.vllm.inputs._max_model_len``; helper ux26).  None / ``"off"`` = unset; ``"on"`` /
+    ``"off"``, 1 / 0 and True / False from the API."""
     vllm_memory_profiler_estimate_cudagraphs: str | None = flag(
         choices=("0", "1"), group="model runner",
         help="the VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS environment variable the server ran with: 1 = the "
