@@ -1920,6 +1920,19 @@ SGLANG_PUBLIC = {
                {"cuda_graph_max_bs": 16}, None),  # as gs_363
     "gs_408": ("0.5.6", "image rocm/sgl-dev:v0.5.6.post2-rocm630-mi30x-20251213 (the log's folder name)",
                {"disable_cuda_graph": True}, None),  # PD prefill, as gs_364
+    # helper gs26 (2026-12-06, session 26), added blind: devopsrustem/slurmv4's working notes (3/10.sh, 3/12.sh): DeepSeek-R1
+    # PD servers at TP 16 over two 8 x H100 nodes, mfs 0.8 (gs_251 is the 0.5.9 NIXL prefill server of the same deployment)
+    "gs_409": ("0.5.8.post1", "the shell prompt '(sglang-0.5.8.post1)' above the launch commands (3/10.sh)",
+               {"disable_cuda_graph": True}, None),  # PD prefill with --disable-cuda-graph
+    "gs_410": ("0.5.8.post1", "the log's install path /app/sglang/sglang-0.5.8.post1/... (3/12.sh)", {}, None),  # decode
+    "gs_411": ("0.5.9", "the node's shell prompt '(sglang-0.5.9)' and the prefill server's /get_server_info version 0.5.9",
+               {}, None),  # decode (NIXL), --max-running-requests 128
+    # helper gs26: michael-amd/sglang-ci's v0.5.6.post1 image (2025-12-09 to -11) of gs24's commands gs_353-gs_361, in
+    # gs24's table order (the ids ran out there; the other v0.5.6 / v0.5.6.post1 starts are listed in §6.4, round gs26)
+    **{cid: ("0.5.6", "image rocm/sgl-dev:v0.5.6.post1-rocm700 (the log's folder name; AMD's nightly ROCm build)", {},
+             None) for cid in ("gs_412", "gs_413", "gs_414", "gs_416", "gs_417", "gs_418", "gs_420")},
+    **{cid: ("0.5.6", "image rocm/sgl-dev:v0.5.6.post1-rocm700 (the log's folder name; AMD's nightly ROCm build)",
+             {"quantization": "fp8"}, None) for cid in ("gs_415", "gs_419")},  # --quantization fp8 on grok-2, as gs_356
 }
 
 # --- vLLM ------------------------------------------------------------------------------------------------------

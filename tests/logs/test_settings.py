@@ -200,3 +200,20 @@ def test_four_part_vllm_release_is_read_whole():
     assert version_in("Initializing a V1 LLM engine (v0.29.0) with config") == ("vllm", "0.29.0")
     run = parse_log(log_bytes("vl_311")).run
     assert run.engine.version == "0.9.0.1" and run.engine.version_printed
+
+
+def test_the_deep_gemm_warning_example_is_no_launch_command():
+    """Helper gs26: SGLang's DeepGEMM warning ends with a fixed example command (``--tp 8``, 0.5.8.post1
+    deep_gemm_wrapper/compile_utils.py); sg_595 (a tp-16 decode server, ranks TP0-TP7 of node rank 0) prints it. Neither
+    the command reader nor the free-form scan takes its flags, so a given ``--tp 16`` is not contradicted."""
+    from tpkit.explain.result import free_form_settings
+    from tpkit.logs.settings import is_command
+
+    raw = log_bytes("sg_595")
+    hint = next(l for l in raw.decode().splitlines() if "compile_deep_gemm --model" in l)
+    assert "--tp 8" in hint and not is_command(hint)
+    assert is_command("python3 -m sglang.launch_server --model-path /m --tp 16")
+    run = parse_log(raw).run
+    assert run.tp is None or run.tp.source != "command_line"
+    assert "tp" not in free_form_settings(raw)
+    assert free_form_settings(b"launch: python3 -m sglang.launch_server --tp 4\n")["tp"][0] == 4

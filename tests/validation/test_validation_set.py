@@ -168,7 +168,10 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
     # 0.81 %, p90 5.14 -> 3.34 %, 101/134 inside; merged with main f676cb1e (gs25's gs_375-gs_377): 137 scored, median
     # 0.95 %, p90 5.00 -> 3.33 %, 103/137 inside: TIGHTENED p90 0.047 -> 0.034; median 0.008 -> 0.010 (main's merges
     # of gs25b, gs25c and gs25 reached 0.95 % before this branch)
-    "sglang": (0.010, 0.034, 0.75),  # helper gs25c (2026-12-06, session 25): gs_365 blind (-12.4 %, outside): 120 scored, median 0.48 %, p90 3.32 %, 100/120 inside: LOOSENED inside 0.84 -> 0.83
+    # helper gs26 (2026-12-06, session 26): gs_409-gs_420 blind (all within 5 %; 6 of 12 inside their bands: the
+    # v0.5.6.post1 AMD starts lie 1-2.4 % below, as gs24's): 149 scored, median 1.07 %, p90 3.32 %, 109/149 inside:
+    # LOOSENED median 0.010 -> 0.011, inside 0.75 -> 0.73
+    "sglang": (0.011, 0.034, 0.73),  # helper gs25c (2026-12-06, session 25): gs_365 blind (-12.4 %, outside): 120 scored, median 0.48 %, p90 3.32 %, 100/120 inside: LOOSENED inside 0.84 -> 0.83
                                      # helper gs24 (2026-12-06): gs_353-gs_364 blind (AMD CI, MI355X / MI300X): 117 scored, median 0.44 %, p90 3.29 %, 99/117 inside: LOOSENED p90 0.030 -> 0.034, inside 0.88 -> 0.84
     # helper gs25b (2026-12-06, session 25): gs_395-gs_408 blind (the same AMD CI: Grok-1 FP8 / W4A8KV8, rocm630 image):
     # 133 scored, median 0.80 %, p90 4.68 %, 101/133 inside (below the 80 % target; 13 of the 14 new cases lie
@@ -723,7 +726,9 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
 REACHED_OWN_LOG_OUT = {  # engine: (median ≤, p90 ≤, inside ≥) with each case's own log out of the start-up fit
     # helper i4w25 (2026-12-06, session 25): --sglang-int4-weight on the six W4A8KV8 cases: own log out 137 scored
     # (with main f676cb1e), median 0.95 %, p90 3.33 %, 103/137 inside: as REACHED
-    "sglang": (0.010, 0.034, 0.75),  # helper gs25c (2026-12-06, session 25): gs_365 blind: own log out 120 scored, median 0.48 %, p90 3.32 %, 100/120 inside: LOOSENED inside -> 0.83
+    # helper gs26 (2026-12-06, session 26): gs_409-gs_420 blind: own log out 149 scored, median 1.07 %, p90 3.32 %,
+    # 109/149 inside: LOOSENED as REACHED
+    "sglang": (0.011, 0.034, 0.73),  # helper gs25c (2026-12-06, session 25): gs_365 blind: own log out 120 scored, median 0.48 %, p90 3.32 %, 100/120 inside: LOOSENED inside -> 0.83
     # helper gs24 (2026-12-06): gs_353-gs_364 blind: own log out 117 scored, median 0.46 %, p90 3.29 %, 99/117 inside: LOOSENED
     # helper gs25b (2026-12-06, session 25): gs_395-gs_408 blind: own log out 133 scored, median 0.80 %, p90 4.68 %,
     # 101/133 inside: LOOSENED as REACHED

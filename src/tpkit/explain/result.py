@@ -114,12 +114,24 @@ message: SGLang 0.5.23's 'Loaded weights leave no GPU memory for the KV cache un
 (``mem_cache/kv_cache_configurator.py`` prints the value it ran with)"""
 
 
+_DEEP_GEMM_HINT = b"compile_deep_gemm"
+"""SGLang's DeepGEMM warning ends with a fixed example, `python3 -m sglang.compile_deep_gemm --model
+deepseek-ai/DeepSeek-V3 --tp 8 --trust-remote-code` (0.5.8.post1 ``layers/deep_gemm_wrapper/compile_utils.py``
+``_maybe_compile_deep_gemm_one_type_all``): its flags are not the run's (helper gs26)"""
+
+
+def _line_at(raw: bytes, pos: int) -> bytes:
+    """The line of ``raw`` that holds byte ``pos``."""
+    end = raw.find(b"\n", pos)
+    return raw[raw.rfind(b"\n", 0, pos) + 1:len(raw) if end < 0 else end]
+
+
 def free_form_settings(raw: bytes) -> dict:
     """Settings the log states in free-form text (setting name -> (value, source), and name + '_line'); used only
     where the reader found no value. The first statement counts."""
     out = {}
     for name, kind, pattern in _FREE_SETTINGS:
-        m = pattern.search(raw)
+        m = next((m for m in pattern.finditer(raw) if _DEEP_GEMM_HINT not in _line_at(raw, m.start())), None)
         if m is None:
             continue
         value = kind(m.group(1))

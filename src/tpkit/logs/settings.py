@@ -421,11 +421,11 @@ def settings_from_record(message: str, *, line_no: int) -> list[Setting]:
 
 
 def is_command(message: str) -> bool:
-    """True when the record holds an SGLang or vLLM launch command, or only its flags (``--model … --tp 8``)."""
+    """True for an SGLang or vLLM launch command, or only its flags (``--model … --tp 8``); not for SGLang's DeepGEMM
+    warning, whose fixed example `compile_deep_gemm … --tp 8` is no launch (0.5.8.post1 compile_utils.py, gs26)."""
     if any(l in message for l in _LAUNCHERS) and _COMMAND.search(message) is not None:
-        return True
-    head = message.lstrip(" `$>")
-    return head.startswith("--") and _FLAGS_ONLY.search(head) is not None
+        return "compile_deep_gemm" not in message
+    return (head := message.lstrip(" `$>")).startswith("--") and _FLAGS_ONLY.search(head) is not None
 
 
 def _tokens(command: str) -> list[str]:
