@@ -34,9 +34,9 @@ serves span 0.01 GiB (cuBLAS) to 8.3 GiB (RCCL over xGMI), and the costs scale w
 sample within its resolution of zero is no denominator (its ratio would be print rounding over nothing).  Per term,
 not pooled: the CUDA context, cuBLAS and NCCL vary for different reasons (driver, workspace, transport).  A term
 without a cell of n ≥ 3 (with samples above their resolution) takes its samples of every key pooled (the spread
-between keys: wider, as it should be without evidence within a cell); a term without any usable pair is an error.  The CUDA-context model (below) and
-the n ≥ 3 cells keep their own statistic; a fallback family or NCCL world takes its neighbour's band, now derived,
-with the same factor as before.
+between keys: wider, as it should be without evidence within a cell); a term without any usable pair is an error.
+The CUDA-context model (below) and the n ≥ 3 cells keep their own statistic; a fallback family or NCCL world takes
+its neighbour's band, now derived, with the same factor as before (docs/accuracy.md §5, helper band26).
 CUDA context by resident threads (``cuda_context_model``): context = a + b × SMs × max resident threads per SM,
 least squares over one point per GPU (the median of its samples; NVIDIA GPUs of the catalog with an SM count and a
 listed compute capability, ``tpkit.hardware.sm``).  Its band is the 90th percentile of the leave-one-family-out
@@ -159,8 +159,8 @@ def cell(samples: list[dict], floors: dict | None = None) -> dict:
         if floors is None:
             raise ValueError(f"a cell with {n} sample(s) needs its term's derived floors (sample_floors)")
         frac = floors[f"n{n}"]
-        said = (f"{frac:.0%} of the nominal: p90 of how far another sample of the term's multi-sample cells lies "
-                f"from {'one sample' if n == 1 else 'the mean of two'}")
+        said = (f"{frac * 100:.0f} % of the nominal: p90 of how far another sample of the term's multi-sample "
+                f"cells lies from {'one sample' if n == 1 else 'the mean of two'}")
     floor = frac * abs(nominal)
     if band < max(floor, 0.02):
         band = max(floor, 0.02)
@@ -373,7 +373,7 @@ def doc_section(table: dict, evidence: dict) -> str:
            "samples takes its nearest family with a wider band and says so. A cell of one or two samples takes "
            "its term's band floor from the term's own cells of three or more (p90 of how far another sample lies "
            "from one sample, or from the mean of two, relative; `sample_floors`): "
-           + "; ".join(f"{t} {f['n1']:.0%} / {f['n2']:.0%}" for t, f in table["band_floors"].items()
+           + "; ".join(f"{t} {f['n1'] * 100:.0f} % / {f['n2'] * 100:.0f} %" for t, f in table["band_floors"].items()
                        if t in ("cuda_context", "cublas", "nccl", "vllm_nontorch_growth")) + " (n = 1 / n = 2).", "",
            "| family | CUDA context | n | cuBLAS | n | note |", "|---|---|---|---|---|---|"]
     for fam in FAMILIES + ("unknown",):
