@@ -20,7 +20,23 @@ Statistic of one cell (samples = the rows' derived values, unweighted, one per r
     nominal  the median; a direct tpkit measurement of the cell replaces it when it lies inside the band
     band     n ≥ 3: the larger distance from the nominal to the 10th / 90th percentile; n ≤ 2: the largest
              distance to a sample; plus the samples' median resolution (print rounding, rank spread, the band
-             of a term subtracted on the way); at least 25 % (n = 1), 20 % (n = 2) or 10 % of the nominal and 0.02 GiB
+             of a term subtracted on the way); at least 0.02 GiB, 10 % of the nominal at n ≥ 3, and at n = 1 / 2 the
+             term's derived floor (below) × |nominal|
+One- and two-sample floors (``sample_floors``, helper band26): how far a cell's next sample lies from what one or
+two samples of it give, measured on the term's own cells that have n ≥ 3 samples (the pooled keys ``all`` /
+``unknown`` left out).  n = 1: for every ordered pair (i, j) of samples of such a cell, |s_j − s_i| / |s_i| (the
+cell's nominal IS its one sample, so this is the relative error of that nominal on another sample of the same
+cell); the floor is the 90th percentile of those ratios.  n = 2: for every pair {i, j} and every third sample k,
+|s_k − mean(s_i, s_j)| / |mean(s_i, s_j)|; the floor is their 90th percentile.  Each ordered pair / triple counts
+once (a cell with more samples gives more observations).  Relative, not absolute: the one-sample cells the floor
+serves span 0.01 GiB (cuBLAS) to 8.3 GiB (RCCL over xGMI), and the costs scale with the hardware (buffers × channels
+× peers, threads × SMs), so an absolute spread measured on 0.1–2 GiB cells would say nothing of an 8 GiB one.  A
+sample within its resolution of zero is no denominator (its ratio would be print rounding over nothing).  Per term,
+not pooled: the CUDA context, cuBLAS and NCCL vary for different reasons (driver, workspace, transport).  A term
+without a cell of n ≥ 3 (with samples above their resolution) takes its samples of every key pooled (the spread
+between keys: wider, as it should be without evidence within a cell); a term without any usable pair is an error.
+The CUDA-context model (below) and the n ≥ 3 cells keep their own statistic; a fallback family or NCCL world takes
+its neighbour's band, now derived, with the same factor as before (docs/accuracy.md §5, helper band26).
 CUDA context by resident threads (``cuda_context_model``): context = a + b × SMs × max resident threads per SM,
 least squares over one point per GPU (the median of its samples; NVIDIA GPUs of the catalog with an SM count and a
 listed compute capability, ``tpkit.hardware.sm``).  Its band is the 90th percentile of the leave-one-family-out
@@ -84,8 +100,49 @@ def _percentile(values: list[float], q: float) -> float:
     return xs[lo] + (xs[hi] - xs[lo]) * (pos - lo)
 
 
-def cell(samples: list[dict]) -> dict:
-    """Nominal and band (GiB) of one table cell from its samples."""
+POOLED_KEYS = ("all", "unknown")
+"""keys that pool the samples of other keys (not cells of their own): left out of the floors' ratios"""
+FLOOR_Q = 0.9
+"""the floors' percentile: the same coverage the n ≥ 3 cells' band aims at (their 10th / 90th percentile)"""
+
+
+def _ratios(values: list[float], resolutions: list[float]) -> tuple[list[float], list[float]]:
+    """(n = 1 ratios, n = 2 ratios) of one group of samples (module docstring)."""
+    one, two = [], []
+    for i, (si, ri) in enumerate(zip(values, resolutions)):
+        for j, sj in enumerate(values):
+            if i != j and abs(si) > ri:
+                one.append(abs(sj - si) / abs(si))
+        for j in range(i + 1, len(values)):
+            mean = (si + values[j]) / 2
+            if abs(mean) <= max(ri, resolutions[j]):
+                continue
+            two += [abs(values[k] - mean) / abs(mean) for k in range(len(values)) if k not in (i, j)]
+    return one, two
+
+
+def sample_floors(term: str, by_key: dict[str, list[dict]]) -> dict:
+    """The term's n = 1 and n = 2 band floors (fractions of the nominal) from its own multi-sample cells."""
+    cells = {k: v for k, v in sorted(by_key.items()) if k not in POOLED_KEYS and len(v) >= 3}
+    one, two = [], []
+    for group in cells.values():
+        a, b = _ratios([s["value"] for s in group], [s["resolution"] for s in group])
+        one += a
+        two += b
+    how = f"its cells with n ≥ 3 ({', '.join(cells)})"
+    if not one or not two:  # no cell of n ≥ 3 with samples above their resolution: the keys pooled
+        pooled = [s for k, v in sorted(by_key.items()) if k not in POOLED_KEYS for s in v]
+        one, two = _ratios([s["value"] for s in pooled], [s["resolution"] for s in pooled])
+        how = "no cell with n ≥ 3 samples above their resolution: its samples of every key pooled"
+    if not one or not two:
+        raise ValueError(f"start-up term {term}: no two samples to derive its one-sample band floor from "
+                         f"({how}); add evidence rows with a value above their resolution")
+    return {"n1": _percentile(one, FLOOR_Q), "n2": _percentile(two, FLOOR_Q), "pairs": len(one), "triples": len(two),
+            "from": how}
+
+
+def cell(samples: list[dict], floors: dict | None = None) -> dict:
+    """Nominal and band (GiB) of one table cell from its samples; ``floors``: the term's ``sample_floors``."""
     values = [s["value"] for s in samples]
     n = len(values)
     nominal = statistics.median(values)
@@ -96,10 +153,18 @@ def cell(samples: list[dict]) -> dict:
         spread = max(abs(v - nominal) for v in values)
         how = "median; band to the farthest sample"
     band = spread + statistics.median(s["resolution"] for s in samples)
-    floor = {1: 0.25, 2: 0.20}.get(n, 0.10) * abs(nominal)
+    if n >= 3:
+        frac, said = 0.10, "10 % of the nominal"
+    else:
+        if floors is None:
+            raise ValueError(f"a cell with {n} sample(s) needs its term's derived floors (sample_floors)")
+        frac = floors[f"n{n}"]
+        said = (f"{frac * 100:.0f} % of the nominal: p90 of how far another sample of the term's multi-sample "
+                f"cells lies from {'one sample' if n == 1 else 'the mean of two'}")
+    floor = frac * abs(nominal)
     if band < max(floor, 0.02):
         band = max(floor, 0.02)
-        how += f"; band floor ({'25' if n == 1 else '20' if n == 2 else '10'} % of the nominal, ≥ 0.02 GiB)"
+        how += f"; band floor ({said}, ≥ 0.02 GiB)"
     measured = [s for s in samples if s.get("measured")]
     if measured and abs(measured[0]["value"] - nominal) <= band:
         nominal = measured[0]["value"]
@@ -138,9 +203,9 @@ def _samples(rows: list[dict], term: str, table: Table) -> dict[str, list[dict]]
     return out
 
 
-def _family_cells(term: str, by_key: dict[str, list[dict]]) -> dict[str, dict]:
-    cells = {k: {**cell(v), "source": "evidence"} for k, v in by_key.items() if k != "unknown"}
-    pool = cell([s for v in by_key.values() for s in v])
+def _family_cells(term: str, by_key: dict[str, list[dict]], floors: dict) -> dict[str, dict]:
+    cells = {k: {**cell(v, floors), "source": "evidence"} for k, v in by_key.items() if k != "unknown"}
+    pool = cell([s for v in by_key.values() for s in v], floors)
     pool["source"] = "no GPU family: every sample of the term pooled"
     for fam in FAMILIES:
         if fam in cells:
@@ -157,10 +222,10 @@ def _family_cells(term: str, by_key: dict[str, list[dict]]) -> dict[str, dict]:
     return cells
 
 
-def _nccl_cells(by_key: dict[str, list[dict]]) -> dict[str, dict]:
+def _nccl_cells(by_key: dict[str, list[dict]], floors: dict) -> dict[str, dict]:
     cells: dict[str, dict] = {}
     for transport in TRANSPORTS:
-        known = {int(k.split(":")[1]): {**cell(v), "source": "evidence"} for k, v in by_key.items()
+        known = {int(k.split(":")[1]): {**cell(v, floors), "source": "evidence"} for k, v in by_key.items()
                  if k.startswith(transport + ":")}
         for world in NCCL_WORLDS:
             key = f"{transport}:{world}"
@@ -249,14 +314,16 @@ def context_model(rows: list[dict], by_key: dict[str, list[dict]], catalog: dict
 def build(evidence: dict) -> dict:
     rows = evidence["rows"]
     table = Table()
+    floors = {}
     for term in TERMS:
         by_key = _samples(rows, term, table)
+        floors[term] = f = sample_floors(term, by_key)
         if term == "nccl":
-            table.cells[term] = _nccl_cells(by_key)
+            table.cells[term] = _nccl_cells(by_key, f)
         elif term in ("sglang_tp1_init", "sglang_load_extra", "vllm_nontorch_growth"):  # engine extras
-            table.cells[term] = {k: {**cell(v), "source": "evidence"} for k, v in sorted(by_key.items())}
+            table.cells[term] = {k: {**cell(v, f), "source": "evidence"} for k, v in sorted(by_key.items())}
         else:
-            table.cells[term] = _family_cells(term, by_key)
+            table.cells[term] = _family_cells(term, by_key, f)
         if term == "cuda_context":
             catalog = {g["name"]: g for g in json.loads(CATALOG.read_text())["gpus"]}
             model = context_model(rows, by_key, catalog)
@@ -270,6 +337,8 @@ def build(evidence: dict) -> dict:
                       "fallback (nearest family) or interpolation.",
             "evidence_sha256_16": digest, "nccl_init_fraction": init / total,
             "rows_used": sum(1 for r in rows if r["use"]), "rows_listed": len(rows), "terms": terms,
+            "band_floors": {t: {k: (round(v, 4) if isinstance(v, float) else v) for k, v in f.items()}
+                            for t, f in floors.items()},
             "cuda_context_model": model}
 
 
@@ -301,7 +370,11 @@ def doc_section(table: dict, evidence: dict) -> str:
            "usage' / 'Load weight begin. avail mem'; vLLM 'Free memory on device … on startup', non-torch memory, "
            "profile lines) and tpkit's own 2× H200 step measurement; `tests/startup/test_table.py` checks the "
            "shipped table is what the evidence gives. Values in GiB: nominal ± band; n = samples; a cell without "
-           "samples takes its nearest family with a wider band and says so.", "",
+           "samples takes its nearest family with a wider band and says so. A cell of one or two samples takes "
+           "its term's band floor from the term's own cells of three or more (p90 of how far another sample lies "
+           "from one sample, or from the mean of two, relative; `sample_floors`): "
+           + "; ".join(f"{t} {f['n1'] * 100:.0f} % / {f['n2'] * 100:.0f} %" for t, f in table["band_floors"].items()
+                       if t in ("cuda_context", "cublas", "nccl", "vllm_nontorch_growth")) + " (n = 1 / n = 2).", "",
            "| family | CUDA context | n | cuBLAS | n | note |", "|---|---|---|---|---|---|"]
     for fam in FAMILIES + ("unknown",):
         c, b = terms["cuda_context"][fam], terms["cublas"][fam]

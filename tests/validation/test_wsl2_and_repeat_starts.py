@@ -53,9 +53,9 @@ def test_vp_622_takes_the_wsl2_total_and_scores_inside():
     row = harness.predict(case)
     assert row.inside and abs(row.error) < 0.03  # -2.0 %
     linux = copy.deepcopy(case)
-    del linux["gpu_total_bytes"]  # the catalog's Linux total: the blind -7.5 %, outside the band
-    before = harness.predict(linux)
-    assert before.error < -0.07 and not before.inside
+    del linux["gpu_total_bytes"]  # the catalog's Linux total: the blind -7.5 % (outside the band until the
+    before = harness.predict(linux)  # one-sample start-up cells took derived floors, helper band26)
+    assert before.error < -0.07 and abs(row.error) < abs(before.error) / 3
 
 
 def test_a_linux_case_of_the_same_gpu_keeps_the_catalog_total():
