@@ -118,7 +118,7 @@ def measured_from_log(args, log, gpu, parallel, model=None) -> tuple[dict, dict,
     from tpkit.explain.fromlog import measured_startup
     from tpkit.logs.settings import same_quantization
 
-    measured = measured_startup(log, gpu_total=gpu.total_bytes)
+    measured = measured_startup(log, gpu_total=gpu.total_bytes, version=getattr(args, "engine_version", None))
     terms = dict(measured.terms)
     # the measured load delta stands for the weights and every line allocated inside it (the planner charges
     # those 0: engines.vllm.policy.inside_load_delta), so a --quantization read from the log keeps it too

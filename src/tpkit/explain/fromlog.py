@@ -200,7 +200,23 @@ def _mid(iv) -> Bytes | None:
     return None if iv is None else Bytes(max(iv.mid.bytes, 0))
 
 
-def measured_startup(e, *, gpu_total: Bytes | None = None) -> MeasuredStartup:
+def _after_sample(a, ctx, version: str | None) -> Bytes:
+    """What SGLang took between its pre sample and 'Load weight begin' that the plan charges itself: the stream pool
+    and the expert-location metadata's first kernels (0.4.6.post5-0.4.9.x, ``engines.sglang.streams``), the latter
+    at the plan's release ``version`` where given (the plan charges them at that release), else the ledger's."""
+    stream = a.stream_pool.mid if a.stream_pool is not None else Bytes(0)
+    kernels = getattr(a, "pre_load_kernels", None)
+    if kernels is None:
+        return stream
+    if not version:
+        return stream + kernels.mid
+    from tpkit.engines.sglang.streams import metadata_kernels
+
+    vendor = getattr(ctx.gpu, "vendor", None) if ctx.gpu is not None else None
+    return stream + metadata_kernels(version, world=1, vendor=vendor)
+
+
+def measured_startup(e, *, gpu_total: Bytes | None = None, version: str | None = None) -> MeasuredStartup:
     """The start-up terms the log measured (``e``: an ``explain.result.Explanation``, not imported here: the
     explanation's layout fixes import this module through ``explain.replan``), for a plan on ``gpu_total`` (the
     plan's GPU)."""
@@ -213,7 +229,7 @@ def measured_startup(e, *, gpu_total: Bytes | None = None) -> MeasuredStartup:
             init = a.init_dist.mid if a.init_dist is not None else Bytes(0)
             # 'Load weight begin' misses the stream pool SGLang 0.5.9+ takes after its pre sample at world size 1;
             # the plan charges that pool itself (engines.sglang.streams), so it is not part of the context here
-            stream = a.stream_pool.mid if a.stream_pool is not None else Bytes(0)
+            stream = _after_sample(a, ctx, version)
             context = total - a.pre.mid - init - stream
             if context.bytes >= 0 and int(layout["tp"] or 1) * int(layout["pp"] or 1) == 1:
                 # world size 1: the planner charges no NCCL line there, so the measured init is charged as SGLang's

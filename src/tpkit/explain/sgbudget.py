@@ -44,6 +44,10 @@ class BudgetReplan:
         self.a = a
         self.pre = a.pre.mid.bytes if a.pre else None
         self.stream = a.stream_pool.mid.bytes if a.stream_pool is not None else 0
+        # the expert-location metadata's first kernels (0.4.6.post5-0.4.9.x, world 1) leave the free memory between
+        # the same two samples: the budget's arithmetic is the stream pool's (engines.sglang.streams)
+        kernels = getattr(a, "pre_load_kernels", None)
+        self.stream += kernels.mid.bytes if kernels is not None else 0
         self.mm = mm_bytes(a)
         self.rope = rope_bytes(a)
         # the load usage the budget sees (MIN before − MIN after over the ranks, as the ledger's budget), else the

@@ -20,7 +20,7 @@ from tpkit.explain.sgbudget import ceiling
 from tpkit.explain.sgpool import (cell_of, full_share, pool_end_rows, pool_row, predict_tokens, printed_pool,
                                   printed_tokens, tokens_row)
 from tpkit.explain.sgrelease import (aiter_factor, car_bytes_for, default_fraction, pre_from_load_usage, rope_reserve_for,
-                                     mm_reservation_for, runner_factor, stream_pool_for)
+                                     metadata_kernels_for, mm_reservation_for, runner_factor, stream_pool_for)
 from tpkit.explain.sgstate import split_rest, state_pool_for, planned_state_rest
 from tpkit.logs import Anchor, ParsedLog, RankView
 from tpkit.records import dataclass
@@ -80,7 +80,10 @@ class SglangAnchored:
     stream_pool: Iv | None = None
     """torch's CUDA stream pool SGLang's forward stream takes between its pre sample and 'Load weight begin'
     (``engines.sglang.streams``; None when the release and layout take none): SGLang's pre_model_load_memory is
-    ``pre + stream_pool``"""
+    ``pre + stream_pool`` (+ ``pre_load_kernels``)"""
+    pre_load_kernels: Iv | None = None
+    """SGLang 0.4.6.post5–0.4.9.x at world size 1: the first kernels the expert-location metadata launches between the
+    pre sample and 'Load weight begin' (``engines.sglang.streams.metadata_kernels``); None where none"""
     mm_reservation: Iv | None = None
     """the multimodal caches SGLang 0.5.18+ reserves out of the KV budget (``explain.sgrelease.mm_reservation_for``);
     None when nothing is reserved"""
@@ -115,14 +118,14 @@ class _Load:
     ``stream``); a plain class: a dataclass costs ~1 ms of ``tpkit explain``'s cold start, issue 12."""
 
     __slots__ = ("pre", "n_pre", "end", "weights", "free_after", "n_after", "pre_estimated", "sample", "stream",
-                 "rank0", "draft")
+                 "rank0", "draft", "kernels")
 
     def __init__(self, *, pre: Iv | None, n_pre: int, end: Anchor | None, weights: Iv | None, free_after: Iv | None,
                  n_after: int, pre_estimated: bool, sample: Iv | None, stream: Iv | None,
-                 rank0: bool = False, draft: bool = False) -> None:
+                 rank0: bool = False, draft: bool = False, kernels: Iv | None = None) -> None:
         self.pre, self.n_pre, self.end, self.weights = pre, n_pre, end, weights
         self.free_after, self.n_after, self.pre_estimated = free_after, n_after, pre_estimated
-        self.sample, self.stream, self.rank0, self.draft = sample, stream, rank0, draft
+        self.sample, self.stream, self.rank0, self.draft, self.kernels = sample, stream, rank0, draft, kernels
 
 
 class _Fraction:
@@ -169,7 +172,8 @@ def anchor_sglang(parsed: ParsedLog, view: RankView, ctx: Context) -> SglangAnch
                           free_after_graphs=iv_of(ge.size) if ge else None, device_total=total, car_bytes=car,
                           car_source=car_source, fraction_range=f.range, pre_estimated=load.pre_estimated,
                           state_pool=state.pool if state is not None else None,
-                          state_charged=state.charged if state is not None else None, stream_pool=load.stream, mm_reservation=mm,
+                          state_charged=state.charged if state is not None else None, stream_pool=load.stream,
+                          pre_load_kernels=load.kernels, mm_reservation=mm,
                           pool_load=_pool_load(load), rest_ceiling=top,
                           unprinted_ranks=unprinted_shortfall(*printed_floor(parsed, tokens_printed, page),
                                                                full_share(rest, capped), cell, f.value, tp * pp,
@@ -207,7 +211,9 @@ def _load_rows(parsed: ParsedLog, view: RankView, ctx: Context, rows: list[Row],
     """The load anchors and their rows: pre-load memory, the weights, the free memory after them (the draft's
     when it loads before the pool is sized), pre estimated from the config when not printed, the stream pool."""
     stream, stream_why = stream_pool_for(ctx, tp, pp)
-    pre, n_pre = _pre_rows(parsed, view, rows, total, init_iv, stream)
+    kernels, kernels_why = metadata_kernels_for(ctx, tp, pp)
+    after_sample = stream if kernels is None else kernels if stream is None else stream + kernels
+    pre, n_pre = _pre_rows(parsed, view, rows, total, init_iv, after_sample)
     weights = _weights_rows(view, rows)
     _offload_note(ctx, rows, tp, pp)
     after_a, n_after = min_over_ranks(parsed, "load_end_avail")
@@ -225,17 +231,23 @@ def _load_rows(parsed: ParsedLog, view: RankView, ctx: Context, rows: list[Row],
             pre_estimated = True
             rows.append(derived_row("pre_model_load_memory (estimated)", pre, pre_why, kind="estimated"))
     sample = pre
-    if stream is not None and pre is not None:
-        sample = pre + stream
-        rows.append(derived_row("torch stream pool (forward stream, after the pre sample)", stream, stream_why))
+    if after_sample is not None and pre is not None:
+        sample = pre + after_sample
+        if stream is not None:
+            rows.append(derived_row("torch stream pool (forward stream, after the pre sample)", stream, stream_why))
+        if kernels is not None:
+            rows.append(derived_row("expert-location metadata's first kernels (after the pre sample)", kernels,
+                                    kernels_why))
         rows.append(derived_row("pre_model_load_memory (SGLang's sample)", sample,
-                                "free before weights + the stream pool: init_torch_distributed samples the free "
-                                "memory before ModelRunner creates its forward stream"))
+                                "free before weights + " + ("the stream pool" if kernels is None else
+                                                            "the first kernels" if stream is None else
+                                                            "the stream pool and the first kernels")
+                                + ": init_torch_distributed samples the free memory before ModelRunner takes them"))
     rank0 = any(a.name in ("load_begin_avail", "load_end_avail") and a.rank.index(tp_size=tp) == 0
                 for a in parsed.anchors)
     return _Load(pre=pre, n_pre=n_pre, end=target_last(view, "load_end_avail"), weights=weights,
                  free_after=free_after, n_after=n_after, pre_estimated=pre_estimated, sample=sample, stream=stream,
-                 rank0=rank0, draft=draft_end is not None)
+                 rank0=rank0, draft=draft_end is not None, kernels=kernels)
 
 
 def _pre_rows(parsed: ParsedLog, view: RankView, rows: list[Row], total: Bytes | None, init_iv: Iv | None,
@@ -253,7 +265,7 @@ def _pre_rows(parsed: ParsedLog, view: RankView, rows: list[Row], total: Bytes |
         ctx_iv = iv_of(total) - pre - (stream or iv_of(Bytes(0))) - (init_iv or iv_of(Bytes(0)))
         rows.append(derived_row("CUDA context + process (before distributed init)", ctx_iv,
                                 "device total − pre_model_load_memory − distributed init"
-                                + (" − the stream pool" if stream else "")
+                                + (" − what SGLang takes after its pre sample" if stream else "")
                                 + ("" if init_iv else " (distributed init not printed: included)")))
     if begin:
         rows.append(printed_row("free before weights (this rank)", begin,

@@ -10,7 +10,7 @@ from tpkit.explain.interval import Iv
 from tpkit.explain.refusals import REFUSED
 from tpkit.logs import ParsedLog
 from tpkit.logs.engine import releases_in
-from tpkit.units import Bytes, gib_text
+from tpkit.units import Bytes, gib_text, mib_text
 
 
 _RUNNER_RULE_RELEASED = (("0.4.5", "0.4.4", "2025-04-07"), ("0.4.9", "0.4.8", "2025-07-06"))
@@ -156,6 +156,41 @@ def stream_pool_for(ctx: Context, tp: int, pp: int) -> tuple[Iv | None, str]:
     if lo != hi:
         span += f": 0 before {FIRST_RELEASE}, so 0 … the pool"
     return Iv(low=lo, high=hi), f"{STREAM_POOL_SOURCE}; {span}; world size {tp * pp}"
+
+
+def metadata_kernels_for(ctx: Context, tp: int, pp: int) -> tuple[Iv | None, str]:
+    """(what SGLang 0.4.6.post5–0.4.9.x's expert-location metadata takes between the pre sample and 'Load weight
+    begin' at world size 1 — the process's first kernels —, why; None when no release the log allows takes it):
+    ``engines.sglang.streams.metadata_kernels_span`` over the releases its line formats (a post release the log
+    prints kept whole) and its date admit, so a log whose releases straddle the window gets 0 … the charge."""
+    import re
+
+    from tpkit.engines.sglang.streams import METADATA_END, METADATA_FIRST, first_kernel_bytes, metadata_kernels_span
+    from tpkit.engines.sglang.versions import LATEST, newest_by_date
+
+    vendor = getattr(ctx.gpu, "vendor", None) if ctx.gpu is not None else None
+    newest, capped = newest_by_date(ctx.rules_version or LATEST, ctx.get("log_date"))
+    named = re.findall(r"\d+\.\d+\.\d+(?:\.post\d+)?", re.sub(r"\(.*?\)", "", ctx.version or ""))
+    oldest = named[0] if named else None
+    if len(named) == 1 and not capped:
+        newest = named[0]
+    try:
+        lo, hi = metadata_kernels_span(oldest, newest, date=ctx.get("log_date"), world=tp * pp, vendor=vendor,
+                                       virtualiser=ctx.get("memory_virtualiser"))
+    except REFUSED:  # a version string the rules cannot read: no charge
+        return None, ""
+    if hi.bytes == 0:
+        return None, ""
+    span = (f"SGLang {oldest}–{newest}" if oldest and oldest != newest else f"SGLang {newest}") + \
+        (f" ({capped})" if capped else "")
+    if lo != hi:
+        span += f": 0 outside {METADATA_FIRST}–{METADATA_END} (exclusive), so 0 … the charge"
+    return Iv(low=lo, high=hi), (
+        "the expert-location metadata ModelRunner.initialize builds on the GPU after the pre sample for every model "
+        f"in SGLang {METADATA_FIRST} up to {METADATA_END} (a dense model's one-expert dummy: the process's first "
+        f"kernels at world size 1), {mib_text(first_kernel_bytes())}: what 0.5.8+ prints as 'Init torch distributed "
+        f"ends. mem usage' at tp 1, where its first kernel runs (start-up table sglang_tp1_init[>=0.5.8]); {span}; "
+        f"world size {tp * pp}")
 
 
 def mm_reservation_for(ctx: Context) -> tuple[Iv | None, str]:

@@ -89,7 +89,8 @@ def _draft_lines(s: SglangSizing, *, before: bool) -> list[LineItem]:
 
 
 def _budget_line(s: SglangSizing) -> LineItem:
-    parts = ["free before weights"] + (["stream pool"] if s.stream_pool else []) + ["weights"]
+    parts = ["free before weights"] + (["stream pool"] if s.stream_pool else []) + (
+        ["first kernels"] if s.first_kernels else []) + ["weights"]
     if s.rope_reserve:
         parts.append("RoPE pre-expansion")
     if s.draft_weights_before:
@@ -131,12 +132,18 @@ def graph_room(s: SglangSizing) -> Bytes:
 
 def _stream_lines(s: SglangSizing) -> list[LineItem]:
     """torch's stream pool, taken after the pre sample (0.5.9+ at world size 1; ``engines.sglang.streams``)."""
-    if not s.stream_pool:
-        return []
     from tpkit.engines.sglang.streams import STREAM_POOL_SOURCE
 
-    return [LineItem(item="CUDA stream pool (forward stream, after the pre sample)", bytes=s.stream_pool,
-                     source=STREAM_POOL_SOURCE)]
+    out = [LineItem(item="CUDA stream pool (forward stream, after the pre sample)", bytes=s.stream_pool,
+                    source=STREAM_POOL_SOURCE)] if s.stream_pool else []
+    if s.first_kernels:  # 0.4.6.post5–0.4.9.x at world size 1 (engines.sglang.streams.metadata_kernels)
+        out.append(LineItem(item="expert-location metadata's first kernels (after the pre sample)",
+                            bytes=s.first_kernels,
+                            source="SGLang 0.4.6.post5–0.4.9.x ModelRunner.initialize builds the expert-location "
+                                   "metadata on the GPU after the pre sample (the process's first kernels at world "
+                                   "size 1); the size 0.5.8+ prints at tp 1 as 'Init torch distributed ends. mem "
+                                   "usage' (start-up table sglang_tp1_init[>=0.5.8]); the load's extra is less by as much"))
+    return out
 
 
 def _rope_lines(s: SglangSizing) -> list[LineItem]:

@@ -194,6 +194,9 @@ def load_usage(model: ModelSpec, parallel: ParallelSpec, options: SglangOptions,
         rope, rope_source = rotary_cache_bytes(model, gpu, options)
         extra = sglang_load_extra(at_least(options.engine_version, "0.5.8"))
         extra_nominal = extra.nominal if extra.nominal is not None else extra.bytes
+        from tpkit.engines.sglang.streams import metadata_kernels  # taken before the load there: not in its extra
+        moved = metadata_kernels(options.engine_version, world=parallel.tp * parallel.pp, vendor=gpu.vendor)
+        extra_nominal = max(Bytes(0), extra_nominal - moved)
         nominal, unc = nominal + rope + extra_nominal, unc + extra.uncertainty
         source += (f"; + {rope_source}; + load allocations beyond them {format_bytes(extra_nominal)} ± "
                    f"{format_bytes(extra.uncertainty)} ({extra.source})")

@@ -39,7 +39,7 @@ from tpkit.engines.sglang.spec import (SpecPlan, budget_cell_growth, draft_cell_
                                        spec_running_cap,
                                        spec_running_requests)
 from tpkit.engines.sglang.rope import rope_reserve, rope_reserve_term
-from tpkit.engines.sglang.streams import forward_stream_pool
+from tpkit.engines.sglang.streams import forward_stream_pool, metadata_kernels
 from tpkit.engines.sglang.versions import parse_version, rule_era
 from tpkit.errors import PlanInputError
 from tpkit.hardware.gpu import GpuSpec
@@ -136,6 +136,9 @@ class KvBudget:
     stream_pool: Bytes = Bytes(0)
     """torch's CUDA stream pool SGLang's forward stream takes after the pre sample (``engines.sglang.streams``;
     0.5.9+ at world size 1, else 0)"""
+    first_kernels: Bytes = Bytes(0)
+    """the expert-location metadata's first kernels, after the pre sample (0.4.6.post5–0.4.9.x at world size 1,
+    ``engines.sglang.streams.metadata_kernels``; the load usage's extra is less by as much, ``policy.load_usage``)"""
     rope_reserve: Bytes = Bytes(0)
     """SGLang 0.5.6+'s RoPE cache pre-expansion after 'Load weight end', before the budget sample: a band term over
     0 … one allocator segment (``engines.sglang.rope.rope_reserve_term``, the rule ``tpkit explain`` charges)"""
@@ -271,10 +274,11 @@ def kv_budget(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: S
     draft_before = draft_weights_at_sizing(spec)
     mm, mm_source = _mm_reserved(model, gpu, gpu_mem_mib, options)
     stream = forward_stream_pool(version, world=parallel.tp * parallel.pp, vendor=gpu.vendor)
+    kernels = metadata_kernels(version, world=parallel.tp * parallel.pp, vendor=gpu.vendor)
     found = _planned_rope(model, gpu, options, spec)
     rope = rope_reserve_term(found)
     lora = _lora(model, parallel, options)
-    rest = pre - stream - weights_bytes - rope - draft_before - lora.bytes - slack - mm
+    rest = pre - stream - kernels - weights_bytes - rope - draft_before - lora.bytes - slack - mm
     mamba = _mamba_pool(model, parallel, options, spec, rest)
     mamba_bytes = mamba.total_bytes if mamba else Bytes(0)
     budget_cell = replace(cell, bytes_per_token=cell.bytes_per_token + growth)
@@ -294,7 +298,7 @@ def kv_budget(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: S
                     draft_in_budget=counted,
                     mm_source=mm_source, rest=rest,
                     mamba=mamba, mamba_bytes=mamba_bytes, tokens=tokens, swa_tokens=swa_tokens,
-                    attn_dp=parallel.attn_dp, stream_pool=stream, rope_reserve=rope,
+                    attn_dp=parallel.attn_dp, stream_pool=stream, first_kernels=kernels, rope_reserve=rope,
                     rope_source=found.source if found is not None else "", swa_pool=swa_pool,
                     lora=lora.bytes, lora_source=lora.source, lora_notes=lora.notes)
 
@@ -458,7 +462,7 @@ def size_sglang(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options:
     running, rows, rule = _running(b, options, model.architecture)
     extra_cols = b.spec.num_draft_tokens if b.spec else 0
     req = req_to_token_bytes(rows, b.context_len, extra_cols) if b.tokens > 0 else Bytes(0)
-    free_for_kv = (b.pre - b.stream_pool - weights_bytes - b.rope_reserve - b.draft_weights_before - b.lora
+    free_for_kv = (b.pre - b.stream_pool - b.first_kernels - weights_bytes - b.rope_reserve - b.draft_weights_before - b.lora
                    - b.mamba_bytes)   # the memory left after the weights (and the pool_end_free line below)
     pool, draft_pool, refused = _allocated_pools(pool, draft_pool, b.tokens, free_for_kv)
     draft_kv = draft_pool.total_bytes if draft_pool else Bytes(0)

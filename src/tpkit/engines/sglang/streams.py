@@ -33,6 +33,9 @@ taken between the pre sample and 'Load weight begin' lies in 34–176 MiB (sg_04
 46–117 MiB (sg_062, H100, 0.5.20), 89–124 MiB (gs_004, H100, 0.5.18) and 44–169 MiB (gs_005, H100, 0.5.19), with the
 2 MiB RoPE pre-expansion charged after the weights: the 70 MiB pool is the part read in the source; the
 gs_004 interval leaves 19–54 MiB more that no line of the source read here allocates.
+
+The other memory taken between the same two samples, in 0.4.6.post5–0.4.9.x at world size 1: the expert-location
+metadata's first kernels (``metadata_kernels``, helper cap26).
 """
 
 from __future__ import annotations
@@ -40,7 +43,9 @@ from __future__ import annotations
 from tpkit.engines.sglang.versions import at_least
 from tpkit.units import Bytes, MiB
 
-__all__ = ["STREAM_POOL_BYTES", "FIRST_RELEASE", "UNSEEN_BY", "STREAM_POOL_SOURCE", "forward_stream_pool"]
+__all__ = ["STREAM_POOL_BYTES", "FIRST_RELEASE", "UNSEEN_BY", "STREAM_POOL_SOURCE", "forward_stream_pool",
+           "METADATA_FIRST", "METADATA_FIRST_DATE", "METADATA_END", "first_kernel_bytes", "metadata_kernels",
+           "metadata_kernels_span"]
 
 STREAM_POOL_BYTES: Bytes = MiB(70)
 """device memory torch's per-device CUDA stream pool takes when the first ``torch.cuda.Stream()`` is created
@@ -70,3 +75,81 @@ def forward_stream_pool(version: str, *, world: int, vendor: str | None, virtual
     if vendor is not None and str(vendor).upper() == "AMD":
         return Bytes(0)
     return STREAM_POOL_BYTES
+
+
+# --- the expert-location metadata's first kernels (helper cap26, 2026-12-06, session 26) -------------------------
+
+METADATA_FIRST = "0.4.6.post5"
+"""first SGLang release whose ``ModelRunner.initialize`` builds the expert-location metadata for every model, after
+``init_torch_distributed`` has sampled the pre memory and before ``load_model`` prints 'Load weight begin'"""
+
+METADATA_FIRST_DATE = "2025-05-24"
+"""the build date of the files in the sglang 0.4.6.post5 wheel (``unzip -l``): a log dated before it runs 0.4.6.post4
+or older"""
+
+METADATA_END = "0.4.10"
+"""first release whose ``ModelConfigForExpertLocation.from_model_config`` returns None for a model class without
+``get_model_config_for_expert_location`` (a dense model then builds no metadata and launches no kernel there)"""
+
+
+def first_kernel_bytes() -> Bytes:
+    """What a SGLang process's first CUDA kernel launches take on the device at world size 1: the start-up table's
+    ``sglang_tp1_init[>=0.5.8]`` cell, 'Init torch distributed ends. mem usage' at tp 1 from 0.5.8 (0.09 GiB in
+    its five samples: H100 ×4, H200, B200), where ``GroupCoordinator.__init__``'s ``torch.ones(..., device=cuda)``
+    (``distributed/parallel_state.py``, new in 0.5.8) is the one kernel inside ``init_torch_distributed``; up to
+    0.5.7 that line prints 0.00 at tp 1."""
+    from tpkit.startup.table import entry
+
+    return entry("sglang_tp1_init", ">=0.5.8").bytes
+
+
+def _in_window(version: str) -> bool:
+    from tpkit.engines.sglang.versions import release_key
+
+    return release_key(METADATA_FIRST) <= release_key(version) < release_key(METADATA_END)
+
+
+def metadata_kernels(version: str, *, world: int, vendor: str | None, virtualiser: str | None = None) -> Bytes:
+    """Bytes SGLang ``version`` takes between its pre sample and 'Load weight begin' for the expert-location metadata
+    on one rank of a ``world``-rank group.
+
+    Read in the wheels (``model_executor/model_runner.py`` ``ModelRunner.initialize``, ``managers/expert_location.py``
+    (0.4.6.post5–0.4.8) / ``eplb/expert_location.py`` (0.4.9–0.5.x) ``compute_initial_expert_location_metadata``,
+    ``ExpertLocationMetadata.init_trivial`` / ``_init_raw``, ``ModelConfigForExpertLocation.from_model_config``; read
+    0.4.6.post4, 0.4.6.post5, 0.4.7.post1, 0.4.8, 0.4.9.post6, 0.4.10, 0.5.5, 0.5.7, 0.5.8): from 0.4.6.post5 to
+    0.4.9.post6 a model class without ``get_model_config_for_expert_location`` gets ``init_dummy()`` (one layer,
+    one expert) and the metadata is built on the GPU all the same — a host→device copy, ``F.pad``, the ``!= -1``
+    comparison and ``torch.count_nonzero`` — right after the pre sample; 0.4.6.post4 builds none, and from 0.4.10
+    ``from_model_config`` returns None for such a class (no tensor, no kernel).  At world size 1 nothing launches a
+    kernel earlier (no PyNccl warm-up, no custom all-reduce; 0.5.8 is the first release whose GroupCoordinator fills
+    a device tensor inside ``init_torch_distributed``), so these are the process's first kernels and their cost
+    (``first_kernel_bytes``) leaves the free memory between SGLang's pre sample and 'Load weight begin', where
+    older and newer releases take it inside the load (``startup.terms.sglang_load_extra``).  The size is the one
+    0.5.8+ prints in its init line at tp 1; a model class that has ``get_model_config_for_expert_location`` (the MoE
+    classes) builds the metadata in every release from 0.4.6.post5 — not charged here outside the window (no log
+    of such a run at world size 1 read).  0 at world > 1 (PyNccl's warm-up all-reduce launches kernels inside
+    ``init_torch_distributed``, before the sample), on AMD GPUs (not measured) and in a HAMi slice (its free memory
+    counts only its hooked allocations), as for the stream pool."""
+    if world != 1 or virtualiser == UNSEEN_BY or not _in_window(version):
+        return Bytes(0)
+    if vendor is not None and str(vendor).upper() == "AMD":
+        return Bytes(0)
+    return first_kernel_bytes()
+
+
+def metadata_kernels_span(oldest: str | None, newest: str, *, date: str | None, world: int, vendor: str | None,
+                          virtualiser: str | None = None) -> tuple[Bytes, Bytes]:
+    """(lowest, highest) of ``metadata_kernels`` over the releases from ``oldest`` (None: any) to ``newest`` that a
+    log dated ``date`` (YYYY-MM-DD or None) can run: the highest is the charge where any of them lies in
+    0.4.6.post5–0.4.9.x (and the date does not precede 0.4.6.post5), the lowest where all of them do."""
+    from tpkit.engines.sglang.versions import release_key
+
+    charge = metadata_kernels(METADATA_FIRST, world=world, vendor=vendor, virtualiser=virtualiser)
+    if not charge or (date is not None and date < METADATA_FIRST_DATE):
+        return Bytes(0), Bytes(0)
+    lo_key = release_key(oldest) if oldest else (0, 0, 0, 0)
+    hi_key = release_key(newest)
+    if hi_key < release_key(METADATA_FIRST) or lo_key >= release_key(METADATA_END) or lo_key > hi_key:
+        return Bytes(0), Bytes(0)
+    inside = lo_key >= release_key(METADATA_FIRST) and hi_key < release_key(METADATA_END)
+    return (charge if inside else Bytes(0)), charge
