@@ -171,7 +171,8 @@ def rows(logs: list[dict]) -> list[dict]:
             out[key]["_also"].append(url)
             continue
         res = 0.01 + lg["init"][1] + lg["avail"][1]
-        stem = re.sub(r"[^A-Za-z0-9.]+", "-", lg["path"].split("/")[-2] + "-" + Path(lg["path"]).stem)[-60:]
+        folder = lg["path"].split("/")[-2] + "-" if "/" in lg["path"] else ""
+        stem = re.sub(r"[^A-Za-z0-9.]+", "-", folder + Path(lg["path"]).stem)[-60:]
         row = {"id": f"sgci-{lg['gpu'].lower()}-{hashlib.sha256(url.encode()).hexdigest()[:8]}", "engine": "sglang",
                "source": f"{REPO} (AMD's nightly SGLang CI, public repository), committed server log {lg['path']} "
                          f"(added at commit {lg['commit'][:12]}); {stem}",
