@@ -37,7 +37,9 @@ def test_the_model_is_pinned_and_beats_the_pooled_cell_leaving_one_family_out():
     assert m["bytes_per_resident_thread"] == pytest.approx(1611, abs=1)  # ≈ 1.6 KiB per resident thread
     assert m["uncertainty_bytes"] / GIB == pytest.approx(0.175, abs=0.001)
     assert m["loo_family_mae_gib"] == pytest.approx(0.0775, abs=0.001)
-    assert m["loo_family_pooled_mae_gib"] == pytest.approx(0.115, abs=0.001)
+    # helper amdev26 (2026-12-06): the pooled cell holds every sample of the term, AMD's too; the 52 AMD CI rows
+    # (michael-amd/sglang-ci, MI300X 0.45-0.76 GiB, MI355X 0.43-0.66 GiB) move its median for each left-out family
+    assert m["loo_family_pooled_mae_gib"] == pytest.approx(0.1028, abs=0.001)
     # the public validation logs (gs_001, gs_050: RTX 5080 / 5060 Ti) stay out of the fit
     assert {p["gpu"] for p in m["points"]}.isdisjoint({"RTX-5080", "RTX-5060-Ti-16GB"})
     assert {x["row"] for x in m["leave_one_family_out"]}.isdisjoint({"gs_001", "gs_050"})
