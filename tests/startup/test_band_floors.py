@@ -51,6 +51,8 @@ def test_the_shipped_one_sample_cells_carry_their_terms_derived_floor():
             if c["n"] == 1 and c.get("source") == "evidence":
                 assert c["uncertainty_bytes"] >= floors[term]["n1"] * c["bytes"] - 1 or c["uncertainty_bytes"] >= 0.02 * 2**30
                 seen += 1
-    xgmi8 = table["terms"]["nccl"]["xgmi:8"]
-    assert xgmi8["n"] == 1 and abs(xgmi8["uncertainty_bytes"] - floors["nccl"]["n1"] * xgmi8["bytes"]) < 2**20
+    # the derived floor binds somewhere: a one-sample NCCL cell whose band is exactly floor x nominal (xgmi:8 was one
+    # until amdev26's AMD CI rows made it n = 35, session 26)
+    ones = [c for c in table["terms"]["nccl"].values() if c["n"] == 1 and c.get("source") == "evidence"]
+    assert any(abs(c["uncertainty_bytes"] - floors["nccl"]["n1"] * c["bytes"]) < 2**20 for c in ones), ones
     assert seen >= 8
