@@ -42,6 +42,18 @@ def test_will_not_start_in_json_keeps_every_key_and_adds_starts(capsys):
     assert verdict["knob"] == "--quantization" and set(verdict) >= {"fits", "message", "knob", "fixes"}
 
 
+def test_a_refused_method_on_a_plan_that_does_not_fit_offers_no_memory_fix(capsys):
+    """The lead, session 26: `scripts/fuzz_plan.py --seed 25` case 2896. Before: DOES NOT FIT with the fix
+    ``--tensor-parallel-size 2`` "re-planned and found to fit", which, re-planned, said WILL NOT START (exit 3): no
+    memory fix makes a refused --quantization start. Now WILL NOT START, no fixes, the memory verdict in the message."""
+    code, out, _ = cli(capsys, "plan", "zai-org/GLM-4.5", "--engine", "vllm", "--gpu", "H200", "--quantization", "awq",
+                       "--json")
+    verdict = json.loads(out)["verdict"]
+    assert code == 3 and verdict["starts"] is False and verdict["fits"] is False
+    assert verdict["fixes"] == [] and verdict["knob"] == "--quantization"
+    assert "(DOES NOT FIT: " in verdict["message"] and "--tensor-parallel-size 2" in verdict["message"]
+
+
 def test_a_plan_that_starts_says_so_in_json(capsys):
     """Before: no ``starts`` key (exit 0 and ``fits`` true, unchanged)."""
     code, out, _ = cli(capsys, "plan", QWEN, "--engine", "vllm", "--gpu", "H100", "--json")

@@ -83,11 +83,14 @@ def quantization_note(args, model) -> tuple[str, ...]:
 
 
 def will_not_start(result, args, model):
-    """``result`` with a WILL NOT START verdict when its memory fits but the engines refuse ``--quantization`` on
-    this checkpoint (:func:`refusing_method`); else ``result`` unchanged (a DOES NOT FIT verdict keeps its knob; a
-    ``--from-log`` plan whose quantization the log gave ran with it, on the checkpoint the log names)."""
+    """``result`` with a WILL NOT START verdict when the engines refuse ``--quantization`` on this checkpoint
+    (:func:`refusing_method`), whether or not its memory fits: no memory fix makes that command start, so a DOES NOT
+    FIT plan's fixes (re-planned for the METHOD checkpoint of this shape) move into the message and leave
+    ``verdict.fixes`` (the lead, session 26: the plan fuzzer's seed 25 re-planned ``--tp 2`` from a DOES NOT FIT
+    plan and got WILL NOT START).  ``result`` is unchanged when no method is refused, and for a ``--from-log`` plan
+    whose quantization the log gave (that server ran with it, on the checkpoint the log names)."""
     flag = refusing_method(args, model)
-    if flag is None or not result.verdict.fits or "quantization" in getattr(args, "log_filled", ()):
+    if flag is None or "quantization" in getattr(args, "log_filled", ()):
         return result  # a --from-log plan's quantization is the one the log's server started with
     from dataclasses import replace
 
@@ -95,7 +98,8 @@ def will_not_start(result, args, model):
                f"file for {flag}': its config.json has no quantization_config and no "
                f"{_CONFIG_FILES[_FILE_METHODS[flag.lower()]]} lies beside it); serve the {flag} checkpoint of the "
                f"model (its config.json gives exact weights) or drop --quantization; the memory above plans a "
-               f"checkpoint of this shape stored in {flag} format ({result.verdict.message})")
+               f"checkpoint of this shape stored in {flag} format ({'' if result.verdict.fits else 'DOES NOT FIT: '}"
+               f"{result.verdict.message})")
     verdict = replace(result.verdict, fits=False, starts=False, message=message, knob="--quantization", fixes=())
     return replace(result, verdict=verdict)
 
