@@ -104,7 +104,7 @@ def _replan(argv: list[str]):
     rc, out, err, exc = run_cli(argv)
     if exc is not None:
         return f"traceback {signature(exc)}"
-    if rc != 0:
+    if rc not in (0, 3):  # 3: DOES NOT FIT / WILL NOT START, whose JSON plan check_plan reads
         return f"exit {rc}: {err.strip()[:200]}"
     try:
         return json.loads(out)

@@ -78,6 +78,11 @@ def check_plan(plan: dict, argv: list[str], replan) -> list[str]:
             again = replan(_with_flag(argv, flag, value))
             if isinstance(again, str):
                 bad.append(f"suggested fix fails when re-planned: {flag} {value} → {again[:160]}")
+            elif verdict.get("starts") is False:  # WILL NOT START: the fix is for the METHOD checkpoint's memory
+                again_v = again.get("verdict") or {}
+                if again_v.get("starts") is not False or "(DOES NOT FIT: " in again_v.get("message", ""):
+                    bad.append(f"suggested fix of a WILL NOT START plan does not fit its memory when re-planned: "
+                               f"{flag} {value} → {again_v.get('message', '')[:160]}")
             elif not (again.get("verdict") or {}).get("fits"):
                 bad.append(f"suggested fix does not fit when re-planned: {flag} {value} → "
                            f"{(again.get('verdict') or {}).get('message', '')[:160]}")

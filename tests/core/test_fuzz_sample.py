@@ -122,3 +122,17 @@ def test_seeded_sample_has_only_known_open_findings():
            if not _open(s)]
     assert new == [], "new fuzz findings (fix them; reproduce with scripts/fuzz_plan.py --seed 20261201 --replay ID)"
     assert summary["by_outcome"].get("ok", 0) >= 20 and summary["by_outcome"].get("user_error", 0) >= 20
+
+
+def test_a_will_not_start_plan_s_memory_fix_must_fit_the_method_checkpoint():
+    """The lead, session 26 (fuzz seed 25): a WILL NOT START plan's memory fix is for the METHOD checkpoint, so its
+    re-plan still does not start; it must no longer carry a DOES NOT FIT memory verdict."""
+    message = "refuses --quantization awq … (DOES NOT FIT: … Fix: --tensor-parallel-size 2 (each re-planned).)"
+    wont = {"fits": False, "starts": False, "message": message}
+    argv = ["plan", "m", "--quantization", "awq", "--json"]
+    memory_fits = _plan(verdict={"fits": False, "starts": False, "message": "refuses … (fits: 10 KV tokens)"})
+    assert check_plan(_plan(verdict=wont), argv, lambda a: memory_fits) == []
+    still_short = _plan(verdict={"fits": False, "starts": False, "message": "refuses … (DOES NOT FIT: short)"})
+    assert len(check_plan(_plan(verdict=wont), argv, lambda a: still_short)) == 1
+    starts = _plan(verdict={"fits": True, "starts": True, "message": "fits"})
+    assert len(check_plan(_plan(verdict=wont), argv, lambda a: starts)) == 1
