@@ -19,6 +19,12 @@ files in the release wheels (``pip download --no-deps sglang==0.4.5`` / ``==0.4.
 before a release cannot come from it."""
 
 
+def _release_span(oldest: str | None, newest: str, capped: str | None) -> str:
+    """"SGLang A–B" (or "SGLang B" when the log allows one release), with the date cap that bounded B."""
+    span = f"SGLang {oldest}–{newest}" if oldest and oldest != newest else f"SGLang {newest}"
+    return span + (f" ({capped})" if capped else "")
+
+
 def runner_factor(ctx: Context, parsed: ParsedLog) -> tuple[float, str] | None:
     """The factor SGLang's ModelRunner applies to a multimodal model's mem_fraction_static, the user's included
     (× 0.95 in 0.2.15–0.4.4, × 0.90 in 0.4.5–0.4.8, none from 0.4.9: ``engines.sglang.multimodal.
@@ -151,8 +157,7 @@ def stream_pool_for(ctx: Context, tp: int, pp: int) -> tuple[Iv | None, str]:
     hi = max(ends)
     if hi.bytes == 0:
         return None, ""
-    span = (f"SGLang {oldest}–{newest}" if oldest and oldest != newest else f"SGLang {newest}") + \
-        (f" ({capped})" if capped else "")
+    span = _release_span(oldest, newest, capped)
     if lo != hi:
         span += f": 0 before {FIRST_RELEASE}, so 0 … the pool"
     return Iv(low=lo, high=hi), f"{STREAM_POOL_SOURCE}; {span}; world size {tp * pp}"
@@ -181,8 +186,7 @@ def metadata_kernels_for(ctx: Context, tp: int, pp: int) -> tuple[Iv | None, str
         return None, ""
     if hi.bytes == 0:
         return None, ""
-    span = (f"SGLang {oldest}–{newest}" if oldest and oldest != newest else f"SGLang {newest}") + \
-        (f" ({capped})" if capped else "")
+    span = _release_span(oldest, newest, capped)
     if lo != hi:
         span += f": 0 outside {METADATA_FIRST}–{METADATA_END} (exclusive), so 0 … the charge"
     return Iv(low=lo, high=hi), (
@@ -238,8 +242,7 @@ def mm_reservation_for(ctx: Context) -> tuple[Iv | None, str]:
     if hi.bytes == 0:
         return None, ""
     why = next(w for b, w in values if b == hi)
-    span = (f"SGLang {oldest}–{newest}" if oldest and oldest != newest else f"SGLang {newest}") + \
-        (f" ({capped})" if capped else "")
+    span = _release_span(oldest, newest, capped)
     if lo != hi:
         span += ": 0 before 0.5.18, so 0 … the reservation" if lo.bytes == 0 else ": the GPU not known"
     return Iv(lo, hi), (f"{why} (sglang 0.5.18+ kv_cache_configurator.py _profile_available_bytes: "
