@@ -205,11 +205,10 @@ def _after_sample(a, ctx, version: str | None) -> Bytes:
     and the expert-location metadata's first kernels (0.4.6.post5-0.4.9.x, ``engines.sglang.streams``), the latter
     at the plan's release ``version`` where given (the plan charges them at that release), else the ledger's."""
     stream = a.stream_pool.mid if a.stream_pool is not None else Bytes(0)
-    kernels = getattr(a, "pre_load_kernels", None)
-    if kernels is None:
+    if a.pre_load_kernels is None:
         return stream
     if not version:
-        return stream + kernels.mid
+        return stream + a.pre_load_kernels.mid
     from tpkit.engines.sglang.streams import metadata_kernels
 
     vendor = getattr(ctx.gpu, "vendor", None) if ctx.gpu is not None else None
@@ -227,10 +226,10 @@ def measured_startup(e, *, gpu_total: Bytes | None = None, version: str | None =
         total = gpu_total or a.device_total
         if total is not None:
             init = a.init_dist.mid if a.init_dist is not None else Bytes(0)
-            # 'Load weight begin' misses the stream pool SGLang 0.5.9+ takes after its pre sample at world size 1;
-            # the plan charges that pool itself (engines.sglang.streams), so it is not part of the context here
-            stream = _after_sample(a, ctx, version)
-            context = total - a.pre.mid - init - stream
+            # 'Load weight begin' misses what SGLang takes after its pre sample at world size 1 (the stream pool,
+            # 0.5.9+; the expert-location metadata's first kernels, 0.4.6.post5-0.4.9.x); the plan charges those
+            # itself (engines.sglang.streams), so they are not part of the context here
+            context = total - a.pre.mid - init - _after_sample(a, ctx, version)
             if context.bytes >= 0 and int(layout["tp"] or 1) * int(layout["pp"] or 1) == 1:
                 # world size 1: the planner charges no NCCL line there, so the measured init is charged as SGLang's
                 # init_torch_distributed besides NCCL (as the NCCL line it was lost at tp 1: sg_222, 0.15 GiB on an
