@@ -1933,6 +1933,13 @@ SGLANG_PUBLIC = {
              None) for cid in ("gs_412", "gs_413", "gs_414", "gs_416", "gs_417", "gs_418", "gs_420")},
     **{cid: ("0.5.6", "image rocm/sgl-dev:v0.5.6.post1-rocm700 (the log's folder name; AMD's nightly ROCm build)",
              {"quantization": "fp8"}, None) for cid in ("gs_415", "gs_419")},  # --quantization fp8 on grok-2, as gs_356
+    # helper gs27b (2026-12-06, session 27), added blind from PR threads: sglang PR #12978 (yuan-luo, 2025-11-10): Qwen3-30B-
+    # A3B-FP8 at tp 2 with piecewise CUDA graph (eager), every other flag at its default, on a 96 GB Hopper (H20, inferred)
+    "gs_380": ("0.5.5", "PR #12978 branch run on 2025-11-10 (after 0.5.5, before 0.5.6 of 2025-12-03; guessed)", {}, None),
+    # helper gs27b: sglang PR #11830 (yuan-luo, 2025-11-30 11:18): sg_065's command without the piecewise-CUDA-graph flags
+    # (the comment: 'Without Piecewise CUDA Graph'), same checkout and B200 host
+    "gs_381": ("0.5.6", "source checkout of 2025-11-30 (3 days before the 0.5.6 release, PyPI dates; guessed, as sg_065)",
+               {"cuda_graph_max_bs": 512}, None),
 }
 
 # --- vLLM ------------------------------------------------------------------------------------------------------

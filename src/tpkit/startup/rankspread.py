@@ -48,8 +48,8 @@ __all__ = ["SGLANG_BELOW_RANK0", "SGLANG_RANGE", "VLLM_RANGE", "VLLM_RANGE_WORLD
 
 
 SPREAD_STATS = {
-    "sglang": {"below_rank0": (0.06, 0.77, 31, ("sg_018",)), "range": (0.42, 0.77, 31, ("sg_018",)),
-               "range_world2": (0.42, 0.77, 10, ("sg_018",)),
+    "sglang": {"below_rank0": (0.06, 0.77, 32, ("sg_018",)), "range": (0.42, 0.77, 32, ("sg_018",)),
+               "range_world2": (0.42, 0.77, 11, ("sg_018",)),
                "range_world_gt2": (0.42, 0.44, 21, ("sg_551",))},
     "vllm": {"below_rank0": (0.10, 0.10, 9, ("vl_101",)), "range": (0.47, 0.47, 9, ("vl_101", "vl_102")),
              "range_world2": (0.0, 0.0, 6, ("vl_084", "vl_087", "vl_131", "vl_310", "vl_314", "vl_485")),
@@ -66,7 +66,9 @@ every rank printed) are two deployments, tp 8 (MI355X / MI300X nodes) and tp 4 (
 0.05 below rank 0, so that p90 (the 27th of 29) rises 0.05 -> 0.42 GiB; range_world_gt2's max 0.42 -> 0.44 (sg_551);
 session 25 (lead): gs25c's sg_560 (Qwen3-Next at tp 4, MI300X, sglang#12419) and gs25's sg_566 / sg_567 (DeepSeek-V4
 at tp 8 on H20, a capacity-planner skill's fixtures) make 31: the p90 below rank 0 is the 28th of 31, 0.06 GiB, and
-falls back from 0.42 (the three deployments ≥ 0.42 apart are now under 10 % of the 31); range stays 0.42"""
+falls back from 0.42 (the three deployments ≥ 0.42 apart are now under 10 % of the 31); range stays 0.42; helper gs27b
+(2026-12-06): sg_568 (Qwen3-30B-A3B-FP8 at tp 2, sglang PR #12978, TP1 0.09 GiB above TP0) makes 32 (11 at world 2),
+no figure moves"""
 
 SGLANG_BELOW_RANK0 = GiB(SPREAD_STATS["sglang"]["below_rank0"][0])
 """SGLang: how far the smallest rank lies below rank 0 (p90 over 20 deployments: 0.05; 0.42 over sgz's 19, whose
