@@ -2998,8 +2998,16 @@ AMD26_OFF = {  # helper amdev26 (2026-12-06, session 26): moved above the bar by
                "The cell is keyed by world only and its MI300X samples split by release: the 0.4.0-era sglang#2384 "
                "start 7.1 GiB (total - avail - context), 0.5.3-0.5.6 CI images (michael-amd/sglang-ci) 2.1-3.7 GiB "
                "('Init torch distributed ends'), 0.5.11 images 8.2-10.0 GiB with AITER's all-reduce in the line "
-               "(sg_103, sg_120). No rule (helper amdev26); a release key on nccl[xgmi] would settle it, and a 0.4.x "
-               "MI300X start that prints its pre-load lines would give the sample."),
+               "(sg_103, sg_120). No rule (helper amdev26). Helper xg27 (session 27): the 0.5.11 images' excess is "
+               "the release's HIP all-reduce buffers (aiter CustomAllreduce 3 x 1 GiB + QuickAllReduce 2 x 2 GiB, "
+               "a rule: tpkit.engines.sglang.allreduce), and with them subtracted those rows agree with the CI rows "
+               "(xgmi:8 2.94 GiB), so no release key on nccl[xgmi] is needed from 0.5.3 on. 0.4.2 allocates none of "
+               "these on HIP at tp 8: its CustomAllreduce is off on more than two GPUs without NVLink (custom_all_"
+               "reduce.py: full_nvlink is False off CUDA), QuickAllReduce and aiter's dispatch do not exist yet, so "
+               "its init is RCCL's communicator and PyNccl's warm-up alone, as in the 0.5.3-0.5.6 images (both set "
+               "NCCL_MIN_NCHANNELS=112). The 7.1 GiB of sglang#2384 is RCCL of a ROCm 6.2-era image, not a "
+               "SGLang release boundary: one sample, no rule; a 0.4.x MI300X start that prints its pre-load lines "
+               "would give the second."),
 }
 for _cid, _why in {**VRES_OFF, **O19C_OFF, **BL20_OFF, **BL20B_OFF, **CAT20_OFF, **O20_OFF, **WHY21_OFF,
                    **GS21_OFF, **BL21C_OFF, **BL22B_OFF,

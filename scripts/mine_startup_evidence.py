@@ -12,7 +12,9 @@ explains the schema and the terms):
             world 1: sglang_tp1_init[all] and [<0.5.8 / >=0.5.8] = X; cuda_context[family] = total − Y − X
                      (− the 70 MiB forward-stream pool from 0.5.9, as sg_043 / sg_062)
             world > 1: nccl[transport:world] = X − car (legacy custom all-reduce 3 × 8 MiB + Signal where it comes
-                     up, as sg_010 / sg_051 / sg_105) − nom(sglang_tp1_init, >=0.5.8) from 0.5.8 (what 0.5.8's
+                     up, as sg_010 / sg_051 / sg_105; on XGMI with 'Using AiterCustomAllreduce' from 0.5.6 the
+                     release's HIP all-reduce buffers, tpkit.engines.sglang.allreduce, helper xg27)
+                     − nom(sglang_tp1_init, >=0.5.8) from 0.5.8 (what 0.5.8's
                      GroupCoordinator adds to the line at any world); cuda_context = total − Y − X as sg_010
     vLLM    non-torch memory of the profile ('non_torch_memory takes X GiB', '… X GiB for non-torch memory')
             < 0.11, V0 engine: world 1 cublas[family] = X (vl_001); world > 1 nccl = X − nom(cublas) − car (vl_058)
@@ -279,7 +281,10 @@ def _sglang(case, text, gpu, family, world, version) -> tuple[dict | None, str |
             return None, f"links unknown ({case['_transport_how']})"
         if version is None:
             return None, "release unknown: the custom all-reduce and the 0.5.8 init term cannot be placed"
-        if re.search(r"AiterCustomAllreduce|QuickAllReduce|CustomAllReduceV2|Using \w+CustomAllreduce", text):
+        rocm_car = _rocm_allreduce_gib(gpu, world, version) if transport == "xgmi" and "AiterCustomAllreduce" in text \
+            else None
+        if rocm_car is None and re.search(r"AiterCustomAllreduce|QuickAllReduce|CustomAllReduceV2|Using \w+CustomAllreduce",
+                                          text):
             notes.append("NCCL not derived: the init line also holds an all-reduce implementation whose buffers "
                          "tpkit does not size (" + re.search(r"\w*(?:Custom|Quick)All[Rr]educe\w*", text).group(0) + ")")
             return ({"printed": printed, "derive": derive, "resolution": res, "note": "; ".join(notes)}
@@ -295,11 +300,28 @@ def _sglang(case, text, gpu, family, world, version) -> tuple[dict | None, str |
         if car:
             printed["car"] = CAR_LEGACY_GIB
             expr += " - car"
+        if rocm_car is not None:
+            printed["car"], expr = rocm_car[0], expr + " - car"
+            notes.append(rocm_car[1])
         if version >= (0, 5, 8):
             expr += " - nom('sglang_tp1_init', '>=0.5.8')"
         derive.append({"term": "nccl", "key": f"{transport}:{world}", "expr": expr})
         notes.append(f"links: {case['_transport_how']}")
     return {"printed": printed, "derive": derive, "resolution": res, "note": "; ".join(notes)}, None
+
+
+def _rocm_allreduce_gib(gpu, world: int, version) -> tuple[float, str] | None:
+    """(GiB, note) of SGLang's HIP all-reduce buffers for a log that prints 'Using AiterCustomAllreduce', from the
+    release's rule (``tpkit.engines.sglang.allreduce.ROCM_RELEASES``: aiter's CustomAllreduce sized by the aiter the
+    release's image pins, QuickAllReduce's 2 × 2 GiB from 0.5.9), or None before 0.5.6 (helper xg27)."""
+    from tpkit.engines.sglang.allreduce import custom_allreduce_cost, rocm_release
+    from tpkit.parallel import ParallelSpec
+
+    release = ".".join(str(x) for x in version)
+    if gpu is None or rocm_release(release) is None:
+        return None
+    cost = custom_allreduce_cost(gpu, ParallelSpec(tp=world), release)
+    return round(cost.bytes.bytes / GIB, 4), f"car = the {release} HIP all-reduce buffers: {cost.source}"
 
 
 def _vllm(case, text, gpu, family, world, version) -> tuple[dict | None, str | None]:

@@ -57,7 +57,8 @@ def test_the_rows_in_the_evidence_are_used_as_the_table_says_and_none_is_a_valid
     table = json.loads(table_path().read_text())["terms"]
     cdna3, xgmi8 = table["cuda_context"]["cdna3"], table["nccl"]["xgmi:8"]
     used = {r["id"] for r in rows if r["use"]}
-    assert cdna3["n"] == 30 and used & set(cdna3["rows"]) and xgmi8["n"] == 35
+    # xgmi:8 n 35 -> 36: helper xg27's sg_120 (0.5.11 image, its init less the release's HIP all-reduce buffers)
+    assert cdna3["n"] == 30 and used & set(cdna3["rows"]) and xgmi8["n"] == 36
     assert cdna3["bytes"] / GIB == pytest.approx(0.53, abs=0.005)
     assert xgmi8["bytes"] / GIB == pytest.approx(3.20, abs=0.005)
     for r in rows:  # a used row's context (total − avail − init) is a start-up cost, not another tenant's memory

@@ -8,6 +8,11 @@
                                                                     6, 8, > 2 only over full NVLink (sglang ≤ 0.5.23
                                                                     custom_all_reduce_utils.py
                                                                     can_use_custom_all_reduce_with_nvlink)
+    SGLang on HIP (aiter CA +      SGLang ≥ 0.5.6, AMD              aiter CustomAllreduce 2-3 × max_size + 8 MiB
+    QuickAllReduce)                                                 (max_size 64 MiB / 128 MiB / 1 GiB by the aiter
+                                                                    the release's image pins) + from 0.5.9 the
+                                                                    image's QuickAllReduce 2 × 2 GiB
+                                                                    (``sglang_rocm_allreduce``, helper xg27)
     vLLM CustomAllreduce           vLLM, every release              Signal + max_size meta + staging + 8 MiB
                                                                     rank_data (vLLM ≤ 0.33 custom_all_reduce.py
                                                                     CustomAllreduce.__init__), on its world sizes
@@ -55,8 +60,8 @@ from tpkit.startup.cost import Cost
 from tpkit.hardware.topology import GroupTopology
 from tpkit.units import Bytes, KiB, MiB, format_bytes, mib_text
 
-__all__ = ["sglang_custom_allreduce", "VllmAllreduceRelease", "vllm_allreduce_costs", "multicast_group",
-           "SYMM_MEM_SIZES", "CUSTOM_AR_SIZES"]
+__all__ = ["sglang_custom_allreduce", "sglang_rocm_allreduce", "RocmAllreduceRelease", "VllmAllreduceRelease",
+           "vllm_allreduce_costs", "multicast_group", "SYMM_MEM_SIZES", "CUSTOM_AR_SIZES"]
 
 _ITEM = "custom all-reduce buffers"
 _V2_SM90_MIB = {2: (80.0, 2), 3: (34.0, 3), 4: (23.0, 4), 5: (19.8, 5), 6: (18.3, 6), 7: (17.8, 7), 8: (18.0, 8)}
@@ -99,6 +104,60 @@ def sglang_custom_allreduce(gpu: GpuSpec, links: GroupTopology, world: int, *, v
     return _cost(max_size * 3 + Bytes(_SGLANG_SIGNAL_BYTES),
                  f"legacy CustomAllreduce: 2 × {format_bytes(max_size)} IPC buffers + {format_bytes(max_size)} rank "
                  f"data + Signal {_SGLANG_SIGNAL_BYTES} B (sglang custom_all_reduce.py CustomAllreduce.__init__)")
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class RocmAllreduceRelease:
+    """What an SGLang ROCm release allocates for its TP all-reduce on HIP (the engine's version rules fill it in)."""
+
+    aiter_max_size: Bytes
+    """aiter ``CustomAllreduce`` ``max_size`` of the aiter the release's image pins"""
+    aiter_buffers: int
+    """buffers of ``max_size`` it allocates: 2 (meta + IPC buffer, aiter ≤ v0.1.10.post1) or 3 (meta + input +
+    output at 128 MiB, v0.1.10.post2–v0.1.11.post1; meta of 2 × max_size + input from v0.1.12)"""
+    quick_reduce: bool
+    """the release's image sets ``ROCM_QUICK_REDUCE_QUANTIZATION`` (INT8), so QuickAllReduce initialises"""
+
+
+_QR_MAX_PROBLEM = Bytes(2**31)
+"""quickreduce ``DeviceComms::kMaxProblemSize`` (INT32_MAX + 1), sgl-kernel ``csrc/allreduce/quick_all_reduce.cuh``;
+SGLang passes 0 (the default) unless ``ROCM_QUICK_REDUCE_MAX_SIZE_BYTES_MB`` is set"""
+_QR_MAX_BLOCKS = 304 * 4
+"""quickreduce ``kMaxNumBlocks`` (304 CUs on MI300 × 4), ``quick_all_reduce_base.h``"""
+_QR_ARCHS = ("MI300X", "MI325X", "MI355X")
+"""GPUs whose ``gcnArchName`` is gfx94x / gfx95x (``quick_all_reduce.py qr_rocm_arch_available``)"""
+
+
+def sglang_rocm_allreduce(gpu: GpuSpec, links: GroupTopology, world: int, rel: RocmAllreduceRelease) -> Cost:
+    """SGLang's custom all-reduce buffers on HIP for releases that dispatch to aiter (``dispatch_custom_allreduce``,
+    sglang ≥ 0.5.6, ``SGLANG_USE_AITER_AR`` default true), per rank of a ``world``-rank TP group, both created in
+    ``GroupCoordinator.__init__`` under ``use_custom_allreduce`` (so ``--disable-custom-all-reduce`` drops both):
+
+    * aiter ``CustomAllreduce`` (ROCm/aiter ``aiter/dist/device_communicators/custom_all_reduce.py``): world 2, 4, 6
+      or 8 on one node; ``aiter_buffers × max_size`` + 8 MiB ``rank_data`` (``meta_size()``, under 6 KiB, left out).
+    * QuickAllReduce (sglang ``quick_all_reduce.py``, 0.5.5.post2–0.5.23): when ``ROCM_QUICK_REDUCE_QUANTIZATION``
+      is not NONE (the wheel's default is NONE; the release's image sets INT8), on gfx94x / gfx95x, world 2, 4 or 8,
+      one node; ``init_custom_qr`` allocates ``2 × kMaxProblemSize`` (2 × 2 GiB) of uncached data plus
+      ``2 × world × kMaxNumBlocks × 4`` B of flags (sgl-kernel ``quick_all_reduce.cuh`` ``DeviceComms::init``).
+    """
+    if world < 2:
+        return _cost(Bytes(0), "none (tp = 1)")
+    if links.num_nodes > 1:
+        return _cost(Bytes(0), f"disabled: the TP group spans {links.num_nodes} nodes (aiter CustomAllreduce / "
+                               "sglang QuickAllReduce: 'spans across nodes')")
+    parts, total = [], Bytes(0)
+    if world in (2, 4, 6, 8):
+        car = rel.aiter_max_size * rel.aiter_buffers + MiB(8)
+        total += car
+        parts.append(f"aiter CustomAllreduce {rel.aiter_buffers} × {format_bytes(rel.aiter_max_size)} + 8 MiB "
+                     "rank_data (aiter custom_all_reduce.py CustomAllreduce.__init__)")
+    if rel.quick_reduce and world in (2, 4, 8) and gpu.name in _QR_ARCHS:
+        total += _QR_MAX_PROBLEM * 2 + Bytes(2 * world * _QR_MAX_BLOCKS * 4)
+        parts.append("QuickAllReduce 2 × 2 GiB + flags (sgl-kernel quick_all_reduce.cuh DeviceComms::init; "
+                     "ROCM_QUICK_REDUCE_QUANTIZATION=INT8 in the release's docker/rocm.Dockerfile)")
+    if not parts:
+        return _cost(Bytes(0), f"not initialised at world {world} (aiter: 2, 4, 6, 8; QuickAllReduce: 2, 4, 8)")
+    return _cost(total, "; ".join(parts) + f", TP {world}")
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

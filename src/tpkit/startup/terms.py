@@ -113,8 +113,8 @@ def cuda_context(gpu: GpuSpec | None, state: GpuState | None = None) -> Cost:
 def nccl_costs(gpu: GpuSpec | None, world: int, *, transport: str, nodes: int = 1,
                links: str = "") -> tuple[Cost, ...]:
     """NCCL communicator init and its first (warm-up) collective for a ``world``-rank group over ``transport``
-    (``"nvlink"``, ``"pcie"``, or ``"xgmi"``: RCCL on AMD Instinct boards, whose cells hold SGLang's whole distributed
-    init there); none for one rank.  The table's total is split in the ratio measured on 2× H200.
+    (``"nvlink"``, ``"pcie"``, or ``"xgmi"``: RCCL on AMD Instinct boards, whose cells hold SGLang's distributed init
+    there less its HIP all-reduce buffers); none for one rank.  The table's total is split in the ratio measured on 2× H200.
 
     ``nodes`` > 1: the group spans hosts.  No row of the start-up table measures NCCL's GPU memory over a network
     transport (InfiniBand/RoCE with GPUDirect keeps its buffers on the GPU, sockets in host memory), so the row of

@@ -133,10 +133,11 @@ def _baseline(gpu: GpuSpec, parallel: ParallelSpec, version: str, machine: Machi
 
 
 def _transport(gpu: GpuSpec, full_nvlink: bool) -> str:
-    """The start-up table's NCCL transport: ``xgmi`` on AMD GPUs (RCCL), whose cells are SGLang's whole distributed
-    init on MI300X — 8.24–8.31 GiB per rank at world 4 (sglang#25118, 2026-05, 'Init torch distributed ends. mem
-    usage') and 6.6 GiB at world 8 (sglang#2384, 2024-12, 'Load weight begin' of 8 ranks): SGLang's ROCm images
-    set ``NCCL_MIN_NCHANNELS=112`` (``docker/Dockerfile.rocm``), which sizes RCCL's per-channel buffers; else
+    """The start-up table's NCCL transport: ``xgmi`` on AMD GPUs (RCCL), whose cells are SGLang's distributed init
+    on MI300X / MI355X less the release's HIP all-reduce buffers (aiter CustomAllreduce, QuickAllReduce: charged as
+    the custom all-reduce line, ``tpkit.engines.sglang.allreduce``; helper xg27) — 0.9–1.2 GiB per rank at world 4
+    and 2.1–3.7 GiB at world 8 in the 0.5.3–0.5.11 images, 7.1 GiB in sglang#2384's 0.4.0-era image: SGLang's ROCm
+    images set ``NCCL_MIN_NCHANNELS=112`` (``docker/rocm.Dockerfile``), which sizes RCCL's per-channel buffers; else
     ``nvlink`` for a full NVLink mesh, ``pcie`` without one."""
     if str(getattr(gpu, "vendor", "")).upper() == "AMD":
         return "xgmi"
