@@ -1458,6 +1458,11 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
                             f"(image vllm/vllm-openai:v{v})", {"enable_prefix_caching": False}, None)
        for i, v in enumerate(("0.15.0", "0.16.0", "0.17.0", "0.18.0"))},
     "vp_922": ("0.22.1", "stated: 'vLLM 0.22.1' (the reproduction's issue draft)", {"enable_prefix_caching": True}, None),
+    # helper bl27: the rest of the llm-d-planner 0.19.0 H100 sweep (d3121e05) whose configs tpkit's catalog holds or public
+    # code gives (gemma-2-2b / 27b, gemma-7b, CodeLlama-7b, Mixtral-8x7B tp 2, gemma-3-12b, Llama-4-Scout tp 4,
+    # Mistral-Small-3.1-24B), the flags of vp_864-vp_882 (vp_923-vp_930)
+    **{f"vp_{n}": ("0.19.0", "printed 'version 0.19.0' / 'Initializing a V1 LLM engine (v0.19.0)'",
+                   {"enable_prefix_caching": False}, None) for n in range(923, 931)},
 }
 
 _A100_QWEN_MTP = {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 1,
