@@ -1450,6 +1450,19 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     **{f"vp_{n}": ("0.19.0", "printed 'version 0.19.0' / 'Initializing a V1 LLM engine (v0.19.0)'",
                    {"enable_prefix_caching": False, **({"dtype": "float32"} if n == 908 else {})}, None)
        for n in range(903, 918)},
+    # helper bl27 (2026-12-06, session 27), added blind: the same campaign's version sweep (accuracy_report.md Part 2,
+    # run JSONs at 3c876c8a): Qwen/Qwen3-14B on one H100 at 0.95 / 8,192, prefix caching off, images v0.15.0-v0.18.0
+    # (vp_918-vp_921); an LMCache regression reproduction's plain-vLLM arm: gpt-oss-120b, tp 8 on eight H200, 0.22.1,
+    # 131,072, --block-size 64, --max-num-seqs 256, prefix caching on (vp_922)
+    **{f"vp_{918 + i}": (v, f"the run's name 'qwen3-14b-vllm-v{v.replace('.', '-')}' and the report's row 'v{v}' "
+                            f"(image vllm/vllm-openai:v{v})", {"enable_prefix_caching": False}, None)
+       for i, v in enumerate(("0.15.0", "0.16.0", "0.17.0", "0.18.0"))},
+    "vp_922": ("0.22.1", "stated: 'vLLM 0.22.1' (the reproduction's issue draft)", {"enable_prefix_caching": True}, None),
+    # helper bl27: the rest of the llm-d-planner 0.19.0 H100 sweep (d3121e05) whose configs tpkit's catalog holds or public
+    # code gives (gemma-2-2b / 27b, gemma-7b, CodeLlama-7b, Mixtral-8x7B tp 2, gemma-3-12b, Llama-4-Scout tp 4,
+    # Mistral-Small-3.1-24B), the flags of vp_864-vp_882 (vp_923-vp_930)
+    **{f"vp_{n}": ("0.19.0", "printed 'version 0.19.0' / 'Initializing a V1 LLM engine (v0.19.0)'",
+                   {"enable_prefix_caching": False}, None) for n in range(923, 931)},
 }
 
 _A100_QWEN_MTP = {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 1,

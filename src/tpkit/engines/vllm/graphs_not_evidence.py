@@ -27,6 +27,11 @@ NOT_EVIDENCE: dict[str, str] = {
            "graph memory' printed): held out of the fit in round bl24b, which adds logs blind and changes no constant; "
            "the fit taking these fifteen rows is the lead's call (helper bl24b, added blind)"
        for vl in [f"vl_{n}" for n in range(1045, 1060)]},
+    **{vl: "another start of the same llm-d-planner H100 sweep (vLLM 0.19.0: gemma-2 / gemma-7b / CodeLlama / Mixtral "
+           "tp 2 / gemma-3 / Llama-4-Scout tp 4 / Mistral-Small-3.1, capture counts and 'Estimated CUDA graph memory' "
+           "printed): held out of the fit in round bl27, which adds logs blind and changes no constant (helper bl27, "
+           "added blind)"
+       for vl in [f"vl_{n}" for n in range(1060, 1068)]},
     "vl_938": "club-3090#104's KV-pool excerpt (a 0.21+ start of Qwen3.6-27B AutoRound with MTP on 2x RTX 3090): the "
               "utilisation hint of both workers without the capture sizes, the model's flags or the card's total, so "
               "no row is read off it (helper ex23, added in the held-back round)",
