@@ -1933,6 +1933,12 @@ SGLANG_PUBLIC = {
              None) for cid in ("gs_412", "gs_413", "gs_414", "gs_416", "gs_417", "gs_418", "gs_420")},
     **{cid: ("0.5.6", "image rocm/sgl-dev:v0.5.6.post1-rocm700 (the log's folder name; AMD's nightly ROCm build)",
              {"quantization": "fp8"}, None) for cid in ("gs_415", "gs_419")},  # --quantization fp8 on grok-2, as gs_356
+    # helper gs27 (2026-12-06, session 27), added blind from the code corpus: SGLang issue descriptions held in the
+    # yunwei37/vllm-exp bug-study dump (commit d184d27).  gs_421: sglang#1386, Qwen2-72B-Instruct at tp 8 on H100 SXM,
+    # every flag at its default (0.83 printed); gs_422: sglang#1612, RankZephyr 7B through sgl.Engine on an RTX 4090
+    "gs_421": ("0.3.0", "the issue's check_env block 'sglang: 0.3.0' (server_args fields of the 0.3.0 wheel)", {}, None),
+    "gs_422": ("0.3.3", "the reporter's fork at main of 2024-10 (an Engine.get_tokenizer added): server_args fields "
+                        "exactly the 0.3.3 wheel's (dist_init_addr, no device)", {}, None),
 }
 
 # --- vLLM ------------------------------------------------------------------------------------------------------
