@@ -1939,6 +1939,10 @@ SGLANG_PUBLIC = {
     "gs_421": ("0.3.0", "the issue's check_env block 'sglang: 0.3.0' (server_args fields of the 0.3.0 wheel)", {}, None),
     "gs_422": ("0.3.3", "the reporter's fork at main of 2024-10 (an Engine.get_tokenizer added): server_args fields "
                         "exactly the 0.3.3 wheel's (dist_init_addr, no device)", {}, None),
+    # gs_423: a kernel-tuning report (search-index id 61162742926) quoting its server log: Mixtral-8x7B-Instruct-v0.1 at
+    # tp 8 on MI355X, a main build of 2026-08-12 (after the 0.5.17 wheel), fp8_e4m3 KV, context 11,264, radix cache off
+    "gs_423": ("0.5.17", "dev build 0.5.17.dev20260812+gdc5f6c4883 (main after the 0.5.17 wheel of 2026-08-08)",
+               {"disable_radix_cache": True}, None),
 }
 
 # --- vLLM ------------------------------------------------------------------------------------------------------
