@@ -1953,6 +1953,16 @@ SGLANG_PUBLIC = {
     # (the comment: 'Without Piecewise CUDA Graph'), same checkout and B200 host
     "gs_381": ("0.5.6", "source checkout of 2025-11-30 (3 days before the 0.5.6 release, PyPI dates; guessed, as sg_065)",
                {"cuda_graph_max_bs": 512}, None),
+    # helper gs27 (2026-12-06, session 27), added blind from the code corpus: SGLang issue descriptions held in the
+    # yunwei37/vllm-exp bug-study dump (commit d184d27).  gs_421: sglang#1386, Qwen2-72B-Instruct at tp 8 on H100 SXM,
+    # every flag at its default (0.83 printed); gs_422: sglang#1612, RankZephyr 7B through sgl.Engine on an RTX 4090
+    "gs_421": ("0.3.0", "the issue's check_env block 'sglang: 0.3.0' (server_args fields of the 0.3.0 wheel)", {}, None),
+    "gs_422": ("0.3.3", "the reporter's fork at main of 2024-10 (an Engine.get_tokenizer added): server_args fields "
+                        "exactly the 0.3.3 wheel's (dist_init_addr, no device)", {}, None),
+    # gs_423: a kernel-tuning report (search-index id 61162742926) quoting its server log: Mixtral-8x7B-Instruct-v0.1 at
+    # tp 8 on MI355X, a main build of 2026-08-12 (after the 0.5.17 wheel), fp8_e4m3 KV, context 11,264, radix cache off
+    "gs_423": ("0.5.17", "dev build 0.5.17.dev20260812+gdc5f6c4883 (main after the 0.5.17 wheel of 2026-08-08)",
+               {"disable_radix_cache": True}, None),
 }
 
 # --- vLLM ------------------------------------------------------------------------------------------------------

@@ -294,6 +294,14 @@ KNOWN_MISSES = {
     # reader took SGLang's DeepGEMM warning's example (`compile_deep_gemm ... --tp 8`) for the launch command; with
     # that fixed (logs/settings.is_command, explain/result.free_form_settings) it hits
     "sg_598", "sg_605",
+    # helper gs27 (2026-12-06, session 27, blind, first run): sg_606 / sg_607 (gs_421 / gs_422, SGLang issue descriptions
+    # from the yunwei37/vllm-exp dump). sg_607 (0.3.3, tp 1) hits; sg_606 (0.3.0, Qwen2-72B-Instruct, tp 8 on H100)
+    # prints 3,677 tokens (-0.30 %) below the rebuilt range: the 0.3.0 wheel (model_runner.py init_torch_distributed)
+    # takes total_gpu_memory right after initialize_model_parallel, before the first NCCL collective of the MIN
+    # all-reduce and before 'Load weight begin', so the (1 - f) slack rests on a larger sample than the anchor; the
+    # printed count needs it about 0.8 GiB above the printed 'Load weight begin' (NCCL's buffers at 8 ranks), which one
+    # log does not print (the pre-sample family of sg_549 / sg_586 above)
+    "sg_606",
     # helper bl23 (2026-12-06, blind): vl_1004 / vl_1005 (gemma-2-9b-it, vLLM 0.20.1 on an RTX PRO 6000) print 34 / 53
     # tokens above the rebuilt range: tpkit reads google/gemma-2-9b-it's config.json (no layer_types, no
     # sliding_window_pattern) as 42 sliding-window layers (models/layers.py, the Mistral rule), where transformers
@@ -779,12 +787,15 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     size 1 these are the process's first kernels, whose cost 0.5.8+ prints in its tp-1 init line (0.09 GiB,
     start-up table sglang_tp1_init[>=0.5.8]; engines.sglang.streams.metadata_kernels): sg_528 (0.4.7.post1) hits with
     it charged, sg_527 / sg_529 / sg_220 (releases that straddle the window) with 0 ... it: 448 of the 499 (89.8 %).
-    Merged (lead): 457 of the 510. Helper gs27b (2026-12-06, session 27): sg_568 (gs_380) hits blind: 458 of the 511."""
+    Merged (lead): 457 of the 510. Helper gs27b (2026-12-06, session 27): sg_568 (gs_380) hits blind: 458 of the 511.
+    Helper gs27 (2026-12-06, session 27): sg_607 (gs_422) prints the anchor and hits blind; its sibling sg_606 (gs_421, eight
+    ranks printed) missed blind by -0.30 % (0.3.0 samples before the first NCCL collective); gs27 held it back because it
+    moves scripts/rank_spread.py's p90 below rank 0, the lead took it in (every usable log counts)."""
     rows = _capacity_rows()
     misses = {r["id"] for r in rows if r["outcome"] == "miss"}
     assert misses <= KNOWN_MISSES, sorted(misses - KNOWN_MISSES)
-    assert len(misses) <= 31  # cap26: - sg_220, sg_527, sg_528, sg_529 (31); gs26: + sg_598, sg_605 (35); miss24: 28 -> 23; gs24b: + sg_563, sg_564; gs24: + 7; amd24: - sg_551, sg_555; cap25: - vl_920, sg_494 (26); gs25b: + 5 (31); spread 0.06: + sg_022, sg_061 (33)
-    assert len(rows) == 519  # bl27: + vl_1060-vl_1067 (8 hits); gs27b: + sg_568 (hits blind); gs26: + 11 (sg_594-sg_605 but sg_596); gs25b: + 14; gs24: + 12; + helper gs24b (2026-12-06): sg_563 / sg_564 print the anchor and miss blind; + bl24b's 15
+    assert len(misses) <= 32  # gs27: + sg_606; cap26: - sg_220, sg_527, sg_528, sg_529 (31); gs26: + sg_598, sg_605 (35); miss24: 28 -> 23; gs24b: + sg_563, sg_564; gs24: + 7; amd24: - sg_551, sg_555; cap25: - vl_920, sg_494 (26); gs25b: + 5 (31); spread 0.06: + sg_022, sg_061 (33)
+    assert len(rows) == 521  # bl27: + vl_1060-vl_1067 (8 hits); gs27b: + sg_568 (hits blind); gs27: + sg_606, sg_607; gs26: + 11 (sg_594-sg_605 but sg_596); gs25b: + 14; gs24: + 12; + helper gs24b (2026-12-06): sg_563 / sg_564 print the anchor and miss blind; + bl24b's 15
     # + helper gs25c (2026-12-06, session 25): sg_560 (gs_365) prints the anchor and hits blind
     sg402 = next(r for r in rows if r["id"] == "sg_402")
     assert sg402["outcome"] == "bound" and sg402["printed"] == 997846 and "KV budget sample:" in sg402["why"]
