@@ -190,9 +190,10 @@ def test_fraction_fix_on_rocm_aiter_is_the_flag_value(case_id):
 
 
 def test_fraction_fix_takes_the_rope_pre_expansion():
-    # sg_102 (0.5.14): the budget is sampled after the RoPE cache pre-expansion (1 MiB): 5,251 tokens were 4 too many
+    # sg_102 (0.5.14): the budget is sampled after the RoPE cache pre-expansion (1 MiB): 5,251 tokens were 4 too many;
+    # helper miss27: the vision tower's rope grows too (0 ... 38 MiB, 19 MiB nominal): 5,247 -> 5,171 in both
     row = _fix("sg_102", "--mem-fraction-static")
-    assert row["outcome"] == "match" and row["kv_tokens"] == row["plan_kv_tokens"] == 5247, row
+    assert row["outcome"] == "match" and row["kv_tokens"] == row["plan_kv_tokens"] == 5171, row
 
 
 def test_tp_fix_uses_the_planned_load_where_it_reproduces_the_log():

@@ -124,7 +124,8 @@ def rope_reserve_for(ctx: Context) -> tuple[Iv, str] | None:
     try:
         found = rope_reserve(ctx.model, version, context_len=ctx.get("context_length"),
                              spec_steps=int(ctx.get("speculative_num_steps") or 0),
-                             spec_draft_tokens=int(ctx.get("speculative_num_draft_tokens") or 0), vendor=vendor)
+                             spec_draft_tokens=int(ctx.get("speculative_num_draft_tokens") or 0), vendor=vendor,
+                             language_model_only=bool(ctx.get("language_model_only")))
     except (REFUSED, ValueError, TypeError):  # a version or config the rule cannot read: no charge
         return None
     if found is None:

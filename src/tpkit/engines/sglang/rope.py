@@ -58,6 +58,15 @@ whose cache is head_dim wide, 0.5.11 / 0.5.23 ``rotary_embedding/rope_variant.py
 the walk (``_grow_all``): a later cache may be carved from a block an earlier growth freed or left over (a 20 MiB
 segment's remainder, an old cache's own segment), and an old cache's own segment that ends up wholly free comes back at
 ``empty_cache``.
+
+The Qwen3-VL vision tower's rope is one of those modules (``tower_rotary_modules``): from 0.5.7
+``Qwen3VLMoeVisionModel.__init__`` (``models/qwen3_vl.py``, read 0.5.7, 0.5.8, 0.5.9, 0.5.10, 0.5.11–0.5.15, 0.5.17,
+0.5.18, 0.5.20, 0.5.23 and sglang-kt 0.7.0; 0.5.3–0.5.6 build none) takes ``get_rope(head_size=vision head_dim,
+rotary_dim=head_dim // 2, max_position=8192)``, head_dim = the vision config's hidden_size // num_heads, and the
+wrapper registers ``self.visual`` before the language model, so the walk grows that cache first, to the text
+context's reserve (Qwen3.5-27B's tower at context 262,144: 262,400 × 36 × 4 B = 36.04 MiB from an old cache of
+1.13 MiB).  Its subclasses share it (Qwen3-VL-MoE, Qwen3.5, Qwen3.5-MoE); ``--language-model-only`` (0.5.18+) sets
+``visual = None`` (``engines.sglang.towers``), and no tower is grown then.
 """
 
 from __future__ import annotations
@@ -70,7 +79,7 @@ from tpkit.records import dataclass
 from tpkit.units import Bytes, MiB, mib_text
 
 __all__ = ["FIRST_RELEASE", "OWN_ROPE_RELEASE", "RopeReserve", "RotaryModule", "cache_positions", "rope_reserve",
-           "rotary_dim", "rotary_modules", "rope_reserve_term"]
+           "rotary_dim", "rotary_modules", "rope_reserve_term", "tower_rotary_modules", "VISION_ROPE_RELEASE"]
 
 FIRST_RELEASE = "0.5.6"
 """first SGLang release whose ``load_model`` pre-expands the RoPE cache after 'Load weight end'"""
@@ -183,6 +192,35 @@ def _grok_scaling_modules(model: ModelSpec) -> tuple[RotaryModule, ...]:
     how = (f"Grok ScalingRotaryEmbedding per layer (rope_type {extra['rope_type']}): original_max_position_embeddings "
            f"{int(original):,} × scaling_factor {float(factor):g}")
     return tuple(RotaryModule(rows=rows, dim=dim, how=how) for _ in range(model.num_layers))
+
+
+VISION_ROPE_RELEASE = "0.5.7"
+"""first SGLang release whose Qwen3-VL vision tower builds its rope through ``get_rope`` (0.5.6: none)"""
+VISION_ROPE_POSITIONS = 8192
+"""``max_position`` of that ``get_rope`` (``models/qwen3_vl.py Qwen3VLMoeVisionModel``, 0.5.7–0.5.23)"""
+_VISION_ROPE_WRAPPERS = frozenset({"qwen3_vl", "qwen3_vl_moe", "qwen3_5", "qwen3_5_moe"})
+"""wrapper ``model_type``s whose SGLang model is ``Qwen3VLForConditionalGeneration`` or a subclass of it"""
+
+
+def tower_rotary_modules(model: ModelSpec, version: str, *, language_model_only: bool = False,
+                         ) -> tuple[RotaryModule, ...]:
+    """The vision tower's rotary module that SGLang ``version``'s pre-expansion walk reaches before the language
+    model's (see the module docstring): the Qwen3-VL family's tower from 0.5.7, unless ``--language-model-only``
+    (0.5.18+) leaves it unbuilt; empty for every other model, or a ``vision_config`` without its sizes."""
+    extra = model.extra or {}
+    vision = extra.get("vision_config")
+    if (not model.is_multimodal or extra.get("wrapper_model_type") not in _VISION_ROPE_WRAPPERS
+            or not isinstance(vision, dict) or not at_least(version, VISION_ROPE_RELEASE)):
+        return ()
+    if language_model_only and at_least(version, "0.5.18"):
+        return ()
+    hidden, heads = vision.get("hidden_size"), vision.get("num_heads")
+    if not isinstance(hidden, int) or not isinstance(heads, int) or heads <= 0 or hidden // heads < 2:
+        return ()
+    head = hidden // heads
+    return (RotaryModule(rows=VISION_ROPE_POSITIONS, dim=head // 2,
+                         how=f"the vision tower's rope (models/qwen3_vl.py: head {head}, rotary {head // 2}, "
+                             f"max_position {VISION_ROPE_POSITIONS:,})"),)
 
 
 def rotary_dim(model: ModelSpec) -> int:
@@ -308,11 +346,13 @@ def _grow_all(growths: list[tuple[int, int]]) -> int:
 
 
 def rope_reserve(model: ModelSpec, version: str, *, context_len: int | None = None, spec_steps: int = 0,
-                 spec_draft_tokens: int = 0, vendor: str | None = None, dtype_bytes: int = 2) -> RopeReserve | None:
-    """The RoPE pre-expansion of SGLang ``version`` for ``model``: every rotary module (``rotary_modules``) whose
-    cache holds fewer rows than the reserve grows (None before 0.5.6, or when none does: a ``context_len`` at
-    least 257 below every cache's rows).  ``vendor`` "AMD": the cache is in the model dtype (``dtype_bytes``)
-    before 0.5.23.  ``high`` is the allocator's net new segments over the whole walk (``_grow_all``)."""
+                 spec_draft_tokens: int = 0, vendor: str | None = None, dtype_bytes: int = 2,
+                 language_model_only: bool = False) -> RopeReserve | None:
+    """The RoPE pre-expansion of SGLang ``version`` for ``model``: every rotary module (the vision tower's,
+    ``tower_rotary_modules``, then ``rotary_modules``, in the walk's order) whose cache holds fewer rows than the
+    reserve grows (None before 0.5.6, or when none does: a ``context_len`` at least 257 below every cache's rows).
+    ``vendor`` "AMD": the cache is in the model dtype (``dtype_bytes``) before 0.5.23.  ``high`` is the
+    allocator's net new segments over the whole walk (``_grow_all``)."""
     if not at_least(version, FIRST_RELEASE):
         return None
     base = int(context_len or model.max_position_embeddings)
@@ -322,7 +362,9 @@ def rope_reserve(model: ModelSpec, version: str, *, context_len: int | None = No
     rows = (needed + ALIGN) // ALIGN * ALIGN
     amd = vendor is not None and str(vendor).upper() == "AMD"
     elem = dtype_bytes if amd and not at_least(version, "0.5.23") else 4
-    grown = [m for m in rotary_modules(model, version) if needed >= m.rows]  # else: the cache holds the reserve
+    walk = tower_rotary_modules(model, version, language_model_only=language_model_only) + rotary_modules(model,
+                                                                                                       version)
+    grown = [m for m in walk if needed >= m.rows]  # else: the cache holds the reserve
     if not grown:
         return None
     growths = [(m.rows * m.dim * elem, rows * m.dim * elem) for m in grown]

@@ -384,7 +384,8 @@ def _planned_rope(model: ModelSpec, gpu: GpuSpec, options: SglangOptions, spec: 
     return rope_reserve(model, options.engine_version, context_len=context_len(model, options),
                         spec_steps=spec.num_steps if spec is not None else 0,
                         spec_draft_tokens=spec.num_draft_tokens if spec is not None else 0,
-                        vendor=gpu.vendor, dtype_bytes=dtype_bytes)
+                        vendor=gpu.vendor, dtype_bytes=dtype_bytes,
+                        language_model_only=bool(options.language_model_only))
 
 
 def _spec_running(options: SglangOptions, parallel: ParallelSpec, spec: SpecPlan | None,
