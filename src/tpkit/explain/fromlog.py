@@ -200,9 +200,9 @@ def _mid(iv) -> Bytes | None:
     return None if iv is None else Bytes(max(iv.mid.bytes, 0))
 
 
-def _after_sample(a, ctx, version: str | None) -> tuple[Bytes, Bytes | None]:
+def _after_sample(a, ctx, version: str | None) -> tuple[Bytes, dict]:
     """(what SGLang took between its pre sample and 'Load weight begin' that the plan charges itself, the measured
-    first-kernel term for the plan or None): the stream pool, and the expert-location metadata's first kernels
+    term ``{"first_kernels": …}`` for the plan or ``{}``): the stream pool, and the expert-location metadata's first kernels
     (0.4.6.post5-0.4.9.x, ``engines.sglang.streams``) as the LOG measured them (``pre_load_kernels``; 0 for a log
     outside the window, whose kernels ran inside its load or its init line, both carried over measured).  Where the
     plan's release ``version`` charges no such line (0.4.10 on), the log's kernels stay inside the measured context,
@@ -212,13 +212,13 @@ def _after_sample(a, ctx, version: str | None) -> tuple[Bytes, Bytes | None]:
     stream = a.stream_pool.mid if a.stream_pool is not None else Bytes(0)
     kernels = a.pre_load_kernels.mid if a.pre_load_kernels is not None else Bytes(0)
     if not version:
-        return stream + kernels, None
+        return stream + kernels, {}
     from tpkit.engines.sglang.streams import metadata_kernels
 
     vendor = getattr(ctx.gpu, "vendor", None) if ctx.gpu is not None else None
     if not metadata_kernels(version, world=1, vendor=vendor):
-        return stream, None
-    return stream + kernels, kernels
+        return stream, {}
+    return stream + kernels, {"first_kernels": kernels}
 
 
 def measured_startup(e, *, gpu_total: Bytes | None = None, version: str | None = None) -> MeasuredStartup:
@@ -232,13 +232,10 @@ def measured_startup(e, *, gpu_total: Bytes | None = None, version: str | None =
         total = gpu_total or a.device_total
         if total is not None:
             init = a.init_dist.mid if a.init_dist is not None else Bytes(0)
-            # 'Load weight begin' misses what SGLang takes after its pre sample at world size 1 (the stream pool,
-            # 0.5.9+; the expert-location metadata's first kernels, 0.4.6.post5-0.4.9.x); the plan charges those
-            # itself (engines.sglang.streams), so they are not part of the context here
+            # what SGLang takes after its pre sample at world size 1 and the plan charges on lines of its own (stream
+            # pool; the 0.4.6.post5-0.4.9.x first kernels where the plan's release has them) is not context
             after, kernels = _after_sample(a, ctx, version)
-            context = total - a.pre.mid - init - after
-            if kernels is not None:
-                terms["first_kernels"] = kernels
+            context, terms = total - a.pre.mid - init - after, {**terms, **kernels}
             if context.bytes >= 0 and int(layout["tp"] or 1) * int(layout["pp"] or 1) == 1:
                 # world size 1: the planner charges no NCCL line there, so the measured init is charged as SGLang's
                 # init_torch_distributed besides NCCL (as the NCCL line it was lost at tp 1: sg_222, 0.15 GiB on an
