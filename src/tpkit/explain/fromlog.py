@@ -209,15 +209,17 @@ def _after_sample(a, ctx, version: str | None) -> tuple[Bytes, dict]:
     so the plan keeps them once; where it charges one, the line is the log's measurement (helper tidy27: a log
     outside the window re-planned inside it charged the 0.09 GiB on the line and again inside its measured load or
     init)."""
-    stream = a.stream_pool.mid if a.stream_pool is not None else Bytes(0)
-    kernels = a.pre_load_kernels.mid if a.pre_load_kernels is not None else Bytes(0)
+    stream, iv = (a.stream_pool.mid if a.stream_pool is not None else Bytes(0)), a.pre_load_kernels
     if not version:
-        return stream + kernels, {}
+        return stream + (iv.mid if iv is not None else Bytes(0)), {}
     from tpkit.engines.sglang.streams import metadata_kernels
 
     vendor = getattr(ctx.gpu, "vendor", None) if ctx.gpu is not None else None
-    if not metadata_kernels(version, world=1, vendor=vendor):
+    planned = metadata_kernels(version, world=1, vendor=vendor)
+    if not planned:
         return stream, {}
+    # a log whose formats straddle the window (low < high) takes the plan's release as its own (sg_563, cap26)
+    kernels = Bytes(0) if iv is None else iv.low if iv.low == iv.high else planned
     return stream + kernels, {"first_kernels": kernels}
 
 
