@@ -87,6 +87,7 @@ NAMES = {
     "RTX PRO 6000 Blackwell (96GB)": ("RTX-PRO-6000", (
         "RTX-PRO-6000-Blackwell", "NVIDIA RTX PRO 6000 Blackwell Workstation Edition",
         "NVIDIA RTX PRO 6000 Blackwell Server Edition", "NVIDIA RTX PRO 6000 Blackwell Max-Q Workstation Edition",
+        "RTX PRO 6000 Blackwell Max-Q",  # ux26 (session 26) added it to gpus.json by hand
         "RTX-PRO-6000-96GB")),
     "B200 (HGX B200, SXM)": ("B200", ("B200-180GB", "HGX-B200")),
     "GB200 (per Blackwell GPU, NVL72)": ("GB200", ("GB200-NVL72",)),
@@ -402,12 +403,27 @@ def _with_os_totals(entry: dict) -> dict:
     return {**entry, "sources": {**(entry.get("sources") or {}), "total_linux": linux, "total_windows": windows}}
 
 
+SM_COUNTS = {
+    "GB200": (152, "152 SMs: 'GB200 152 SM' in ByteDance-Seed/VeOmni pull request #986 (peak-FLOPS table: 152 SM × "
+                   "8192 FLOP per clock × 2.062 GHz) and 'GB200 has 152 SMs' in a public profiling note (code-search "
+                   "id 54352587096); the B200 prints 148 (helper tidy27)"),
+}
+"""SM counts of research-catalog GPUs that the research catalog lacks: (count, source)"""
+
+
+def _with_sm_count(entry: dict) -> dict:
+    if entry["name"] not in SM_COUNTS or entry.get("sm_count"):
+        return entry
+    count, source = SM_COUNTS[entry["name"]]
+    return {**entry, "sm_count": count, "sources": {**(entry.get("sources") or {}), "sm_count": source}}
+
+
 def main(argv: list[str]) -> int:
     src = Path(argv[1]) if len(argv) > 1 else DEFAULT_SRC
     entries = [_entry(raw) for raw in json.loads(src.read_text())]
     at = next(i for i, e in enumerate(entries) if e["name"] == "H100-PCIe-80GB") + 1
     entries = entries[:at] + [H100_NVL] + entries[at:] + EXTRA + _added()
-    entries = [_with_xgmi(_with_hbm(_with_os_totals(_with_p2p(_with_unified(e))))) for e in entries]
+    entries = [_with_sm_count(_with_xgmi(_with_hbm(_with_os_totals(_with_p2p(_with_unified(e)))))) for e in entries]
     OUT.write_text(json.dumps({"source": str(src.name), "gpus": entries}, indent=1) + "\n")
     print(f"wrote {len(entries)} GPUs to {OUT}")
     return 0

@@ -193,11 +193,12 @@ ADDED = [
          "21.98 GiB 'GPU 0 has a total capacity of 21.98 GiB' in a public PyTorch OOM on AWS g5.12xlarge "
          "('4× NVIDIA A10G', code-search id 62857096736); older drivers print torch total_memory=22723MB "
          "(22.19 GiB, ids 8395161179, 7882622645); nvidia-smi 23028 MiB ('NVIDIA A10G, 23028 MiB', id 71624822744)",
-         23028, (8, 6), None, 0.6, None, None, None, None, 4,
+         23028, (8, 6), 80, 0.6, None, None, None, None, 4,
          {"memory_bandwidth_tbps": "600 GB/s GDDR6 (AWS EC2 G5 instance page) [recalled, UNVERIFIED]",
           "bf16_dense_tflops": "None: NVIDIA publishes no A10G datasheet (an AWS-only variant of the A10); not "
                                "taken from the A10's",
-          "sm_count": "None: not printed in the evidence found"}),
+          "sm_count": "80 SMs: torch prints multi_processor_count=80 for 'NVIDIA A10G' (code-search id "
+                      "67234836605; helper tidy27)"}),
     _gpu("A10", ["NVIDIA A10", "A10-24GB", "NVIDIA A10 Tensor Core GPU"], _gib(21.98),
          "assumed equal to A10G (same GA102 24 GB GDDR6 board, same nvidia-smi total 23028 MiB: 'NVIDIA A10, "
          "23028 MiB', code-search ids 68303699196, 55616450133); consistent with public OOMs printing 21.99 GiB on "
@@ -379,11 +380,12 @@ ADDED = [
          "RTX 5070 Ti, 16303 MiB', code-search ids 62490236739, 68987439970, and tests/logs/data/vllm/vl_048.log): "
          "15841 MiB = 15.47 GiB; no CUDA total printed with the name 5070 Ti was found. Windows (WDDM) would "
          "report about 15.92 GiB, as the RTX 5080",
-         16303, (12, 0), None, 0.896, None, None, None, None, 5,
+         16303, (12, 0), 70, 0.896, None, None, None, None, 5,
          {"memory_bandwidth_tbps": "NVIDIA GeForce RTX 5070 Ti specifications: 16 GB GDDR7, 256-bit, 28 Gbps = 896 "
                                    f"GB/s [{_RECALLED}]",
           "bf16_dense_tflops": "None: the GeForce FP32-accumulate tensor rate was not checked",
-          "sm_count": "None: not printed in the evidence found",
+          "sm_count": "70 SMs: 'NVIDIA GeForce RTX 5070 Ti (70 SMs)' in public benchmark notes (code-search ids "
+                      "55612672949, 62545543749; helper tidy27)",
           "compute_capability": "12.0 (every GeForce RTX 50 card is SM120; torch prints 12.0 for the 5060 Ti and 5080)"}),
     _gpu("H800", ["NVIDIA H800", "H800-SXM", "H800-80GB", "H800-SXM5-80GB", "NVIDIA H800 80GB HBM3"],
          _gib(79.19),
@@ -413,7 +415,7 @@ ADDED = [
          "267.69 GiB: vLLM 'Free memory on device (264.8/267.69 GiB)' on 8× 'NVIDIA B300 SXM6', nvidia-smi "
          "memory.total 275,040 MiB (public benchmark post, code-search id 66974703316); the same 267.69 GiB in "
          "public OOMs on B300 hosts (ids 65719067222, 66068615294)",
-         275040, (10, 3), None, 8.0, 2250.0, 4500.0, None, 900.0, 6,
+         275040, (10, 3), 148, 8.0, 2250.0, 4500.0, None, 900.0, 6,
          {"memory_bandwidth_tbps": f"NVIDIA HGX B300: 288 GB HBM3e, 8 TB/s per GPU [{_RECALLED}]",
           "bf16_dense_tflops": "NVIDIA Blackwell Architecture Technical Brief v2.1 (resources.nvidia.com/"
                                "en-us-blackwell-architecture), Table 3 'NVIDIA HGX B300 and HGX B200' per-GPU column: "
@@ -423,7 +425,9 @@ ADDED = [
           "fp8_dense_tflops": "same Table 3: FP8/FP6 Tensor Core 4.5 / 9 petaFLOPS dense / sparse per GPU, HGX B300 = "
                               "HGX B200 (helper spw3, 2026-12-04)",
           "compute_capability": "10.3 (sm_103): 'NVIDIA B300 SXM6, compute capability 10.3' (id 66854200485)",
-          "sm_count": "None: not printed in the evidence found",
+          "sm_count": "148 SMs: 'NVIDIA B300 SXM6 AC (148 SMs, sm_103a)' with its cudaGetDeviceProperties "
+                      "(code-search ids 66621682701, 66517663417); the 160 SMs of NVIDIA's Blackwell Ultra "
+                      "descriptions count the full dual die (helper tidy27)",
           "nvlink": "NVLink 5: 18 links × 53.125 GB/s per direction ≈ 956 GB/s measured with nvidia-smi nvlink -s "
                     "(id 66974703316); HGX page 1.8 TB/s bidirectional → 900 per direction",
           "pcie": "PCIe Gen6 x16 (HGX B300) [recalled, UNVERIFIED]"}),
@@ -433,13 +437,14 @@ ADDED = [
          "55424505868). Unified memory: the CUDA total is the system memory the OS leaves, so it varies with the "
          "host; the free memory at start-up also falls with what the CPU side uses. nvidia-smi prints no memory "
          "total on GB10",
-         None, (12, 1), None, 0.273, None, None, None, None, None,
+         None, (12, 1), 48, 0.273, None, None, None, None, None,
          {"memory_bandwidth_tbps": "NVIDIA DGX Spark specifications: 128 GB LPDDR5x unified, 273 GB/s (as quoted, 'verified against the "
                                   "NVIDIA DGX Spark product page', by ai-infrastructure.net/dgx-spark)",
           "bf16_dense_tflops": "None: NVIDIA publishes only the FP4 sparse headline (1 PFLOP) for GB10",
           "compute_capability": "12.1 (sm_121): 'NVIDIA GB10 / sm_121' in public benchmark notes (ids 55403413146, "
                                 "58604305896)",
-          "sm_count": "None: not printed in the evidence found",
+          "sm_count": "48 SMs: 'NVIDIA GB10 (48 SMs, cc 12.1' and 'NVIDIA GB10 (48 SMs, sm_121' in public "
+                      "benchmark notes (code-search ids 70170093210, 69741399539; helper tidy27)",
           "nvidia_smi_total_mib": "None: unified memory, nvidia-smi prints no total"}),
     # helper gh18 (2026-12-05): the two GH200 Grace Hopper superchips (the Hopper GPU of each; issue 11, newcomer)
     _gpu("GH200-96GB", ["GH200", "NVIDIA GH200 480GB", "GH200 480GB", "GH200-480GB", "NVIDIA GH200 120GB",

@@ -60,10 +60,12 @@ ADDED_23 = [
          "assumed equal to the L40S's 44.39 GiB (same AD102 die with 48 GB GDDR6 and the same nvidia-smi total 46068 "
          "MiB: 'NVIDIA L20, 46068 MiB' in code-search ids 63349564404, 66494970188, 68825294295); '8x NVIDIA L20 "
          "(44.4GB each)' (id 54529074927: GiB to one decimal, 44.35-44.45) agrees. No 2-decimal print found",
-         46068, (8, 9), None, 0.864, None, None, None, None, 4,
+         46068, (8, 9), 92, 0.864, None, None, None, None, 4,
          {"memory_bandwidth_tbps": f"NVIDIA L20: 48 GB GDDR6 at 864 GB/s, as L40S [{_RECALLED}]",
-          "bf16_dense_tflops": "None: the L20's (export-limited) tensor rates were not checked",
-          "sm_count": "None: not printed in the evidence found",
+          "bf16_dense_tflops": "None: the L20's (export-limited) tensor rates were not checked; no vendor datasheet "
+                               "figure found (helper tidy27: docs / pages search gave only third-party spec tables)",
+          "sm_count": "92 SMs: 'One idle L20 (92 SM)' in a public benchmark note (code-search id 63152052452); "
+                      "third-party spec tables list 11,776 CUDA cores = 128 × 92 (helper tidy27)",
           "compute_capability": "8.9: Ada Lovelace (AD102), as L40S [recalled]"}),
     _gpu("RTX-3080-10GB", ["RTX 3080 10GB", "GeForce RTX 3080 10GB", "RTX3080-10GB", "RTX 3080 10G"],
          (10240 - GA102_RESERVED_MIB) * MIB,
@@ -84,10 +86,11 @@ ADDED_23 = [
          "assumed: nvidia-smi 12288 MiB ('NVIDIA RTX 3080, 12288 MiB, driver 580.173.02', code-search ids 68746100837, "
          "68541475662; WSL2, id 54943028613) less the RTX 3090's driver reservation (same GA102 die: about 471 MiB) = "
          "11817 MiB (11.54 GiB); no CUDA total found. It prints the same name as the 10 GB card",
-         12288, (8, 6), None, 0.912, None, None, None, None, 4,
+         12288, (8, 6), 70, 0.912, None, None, None, None, 4,
          {"memory_bandwidth_tbps": f"NVIDIA GeForce RTX 3080 12GB: 384-bit GDDR6X, 19 Gbps = 912 GB/s [{_RECALLED}]",
           "bf16_dense_tflops": "None: the GeForce FP32-accumulate tensor rate was not checked",
-          "sm_count": "None: not printed in the evidence found",
+          "sm_count": "70 SMs: GA102-220 with 8,960 CUDA cores = 128 × 70 (wccftech.com and droix.net launch "
+                      "reports, 2021-12 / 2022-01; helper tidy27); no torch print found",
           "compute_capability": "8.6: GA102, as the RTX 3080 10GB and RTX 3090 [recalled]",
           "pcie_p2p": _GEFORCE_P2P}) | {"pcie_p2p": False},
     _x8(_gpu("RTX-4060-Ti-8GB", ["RTX 4060 Ti 8GB", "GeForce RTX 4060 Ti 8GB", "RTX4060Ti-8GB", "4060 Ti 8GB"],
@@ -121,10 +124,11 @@ ADDED_23 = [
          "and the same nvidia-smi total 16376 MiB: 'NVIDIA GeForce RTX 4080 SUPER, 16376 MiB' in code-search ids "
          "62143206024, 55356863527, 9381359881); the RTX 4080 prints 16049MB (OS not shown): band 15974-16049 MiB; "
          "no CUDA total printed with this name was found",
-         16376, (8, 9), None, 0.736, None, None, None, None, 4,
+         16376, (8, 9), 80, 0.736, None, None, None, None, 4,
          {"memory_bandwidth_tbps": f"NVIDIA GeForce RTX 4080 SUPER: 256-bit GDDR6X, 23 Gbps = 736 GB/s [{_RECALLED}]",
           "bf16_dense_tflops": "None: the GeForce FP32-accumulate tensor rate was not checked",
-          "sm_count": "None: not printed in the evidence found",
+          "sm_count": "80 SMs: 'RTX 4080 SUPER (80 SMs' in public notes (code-search ids 52935702583, 70636497023; "
+                      "helper tidy27)",
           "compute_capability": "8.9: AD103, as the RTX 4080 (torch major=8, minor=9) [recalled]",
           "pcie_p2p": _GEFORCE_P2P}) | {"pcie_p2p": False},
     _gpu("H800-PCIe", ["NVIDIA H800 PCIe", "H800 PCIe", "H800-PCIe-80GB", "H800 PCIe 80GB"], H100_PCIE_TOTAL,
@@ -158,20 +162,26 @@ ADDED_23 = [
               "assumed equal to one MI250X GCD, 65520 MiB (63.98 GiB): same gfx90a die with 64 GB HBM2e per GCD; torch "
               "names the family 'AMD Instinct MI250X/MI250' with total_memory=65520MB (code-search id 5556608319). "
               "No print naming the MI250 alone was found. --gpu MI250 names one GCD, so a module is --tp 2",
-              None, None, None, 1.6, None, None, None, None, 4,
+              None, None, 104, 1.6, 181.05, None, None, None, 4,
               {"memory_bandwidth_tbps": "AMD Instinct MI250 data sheet: 128 GB HBM2e at 3.2 TB/s per module, two "
                                         f"GCDs: 1.6 TB/s each [{_RECALLED}]",
-               "bf16_dense_tflops": "None: the MI250's rate was not checked",
-               "sm_count": "None: not printed in the evidence found",
+               "bf16_dense_tflops": "AMD Instinct MI250: FP16 / bf16 peak 362.1 TFLOPS per module (AMD's MI200 launch "
+                                    "table as quoted by zexron.com; AnandTech's MI210 launch table: FP16 matrix 362), "
+                                    "CDNA 2 has no sparsity; two GCDs: 181.05 each (helper tidy27)",
+               "sm_count": "104 compute units per GCD: ROCm docs 'AMD Instinct MI250 microarchitecture' ('The MI250 "
+                           "GCD has 104 active CUs'); AnandTech's MI210 launch table: 2 × 104 (helper tidy27)",
                "compute_capability": "None: an AMD GPU (gfx90a)",
                "pcie": "PCIe Gen4 x16 host link [recalled]"})),
     _amd(_gpu("MI210", ["AMD Instinct MI210", "Instinct MI210", "MI210-64GB"], MI250X_GCD_MIB * MIB,
               "assumed equal to one MI250X GCD, 65520 MiB (63.98 GiB): the same gfx90a die with 64 GB HBM2e on one "
               "PCIe card (torch total_memory=65520MB for a GCD, code-search id 6974116335); no CUDA total printed "
               "with the name MI210 was found",
-              None, None, None, 1.6, None, None, None, None, 4,
+              None, None, 104, 1.6, 181.0, None, None, None, 4,
               {"memory_bandwidth_tbps": f"AMD Instinct MI210 data sheet: 64 GB HBM2e at 1.6 TB/s [{_RECALLED}]",
-               "bf16_dense_tflops": "None: the MI210's rate was not checked",
-               "sm_count": "None: not printed in the evidence found",
+               "bf16_dense_tflops": "AMD Instinct MI210: FP16 matrix 181 TFLOPS (AnandTech's launch table, 2022-03, "
+                                    "from AMD's specifications); CDNA 2 runs bf16 at the FP16 matrix rate (AMD's MI250 "
+                                    "table gives one 'FP16 | bf16' figure); no sparsity (helper tidy27)",
+               "sm_count": "104 compute units: AnandTech's MI210 launch table (one CDNA 2 GCD, as the MI250's) "
+                           "(helper tidy27)",
                "compute_capability": "None: an AMD GPU (gfx90a)"})),
 ]

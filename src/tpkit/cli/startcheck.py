@@ -111,12 +111,13 @@ def long_len_note(args, model) -> tuple[str, ...]:
     if args.engine != "vllm" or not getattr(args, "max_model_len", None):
         return ()
     from tpkit.engines.vllm.inputs import derived_max_model_len, long_len_allowed
+    from tpkit.engines.vllm.maxlen import config_model_max_length
     from tpkit.engines.vllm.versions import resolve_rules
 
     if not long_len_allowed(args):
         return ()
     limit, how = derived_max_model_len(model, resolve_rules(getattr(args, "engine_version", None) or "current"))
-    if args.max_model_len <= limit:
+    if args.max_model_len <= max(limit, config_model_max_length(model) or 0):  # no warning up to model_max_length
         return ()
     return (f"--max-model-len {args.max_model_len:,} is above {model.name}'s derived maximum of {limit:,} tokens "
             f"({how}); with VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 (--vllm-allow-long-max-model-len on) vLLM serves it and "

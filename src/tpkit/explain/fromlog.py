@@ -200,19 +200,27 @@ def _mid(iv) -> Bytes | None:
     return None if iv is None else Bytes(max(iv.mid.bytes, 0))
 
 
-def _after_sample(a, ctx, version: str | None) -> Bytes:
-    """What SGLang took between its pre sample and 'Load weight begin' that the plan charges itself: the stream pool
-    and the expert-location metadata's first kernels (0.4.6.post5-0.4.9.x, ``engines.sglang.streams``), the latter
-    at the plan's release ``version`` where given (the plan charges them at that release), else the ledger's."""
-    stream = a.stream_pool.mid if a.stream_pool is not None else Bytes(0)
-    if a.pre_load_kernels is None:
-        return stream
+def _after_sample(a, ctx, version: str | None) -> tuple[Bytes, dict]:
+    """(what SGLang took between its pre sample and 'Load weight begin' that the plan charges itself, the measured
+    term ``{"first_kernels": …}`` for the plan or ``{}``): the stream pool, and the expert-location metadata's first kernels
+    (0.4.6.post5-0.4.9.x, ``engines.sglang.streams``) as the LOG measured them (``pre_load_kernels``; 0 for a log
+    outside the window, whose kernels ran inside its load or its init line, both carried over measured).  Where the
+    plan's release ``version`` charges no such line (0.4.10 on), the log's kernels stay inside the measured context,
+    so the plan keeps them once; where it charges one, the line is the log's measurement (helper tidy27: a log
+    outside the window re-planned inside it charged the 0.09 GiB on the line and again inside its measured load or
+    init)."""
+    stream, iv = (a.stream_pool.mid if a.stream_pool is not None else Bytes(0)), a.pre_load_kernels
     if not version:
-        return stream + a.pre_load_kernels.mid
+        return stream + (iv.mid if iv is not None else Bytes(0)), {}
     from tpkit.engines.sglang.streams import metadata_kernels
 
     vendor = getattr(ctx.gpu, "vendor", None) if ctx.gpu is not None else None
-    return stream + metadata_kernels(version, world=1, vendor=vendor)
+    planned = metadata_kernels(version, world=1, vendor=vendor)
+    if not planned:
+        return stream, {}
+    # a log whose formats straddle the window (low < high) takes the plan's release as its own (sg_563, cap26)
+    kernels = Bytes(0) if iv is None else iv.low if iv.low == iv.high else planned
+    return stream + kernels, {"first_kernels": kernels}
 
 
 def measured_startup(e, *, gpu_total: Bytes | None = None, version: str | None = None) -> MeasuredStartup:
@@ -226,10 +234,10 @@ def measured_startup(e, *, gpu_total: Bytes | None = None, version: str | None =
         total = gpu_total or a.device_total
         if total is not None:
             init = a.init_dist.mid if a.init_dist is not None else Bytes(0)
-            # 'Load weight begin' misses what SGLang takes after its pre sample at world size 1 (the stream pool,
-            # 0.5.9+; the expert-location metadata's first kernels, 0.4.6.post5-0.4.9.x); the plan charges those
-            # itself (engines.sglang.streams), so they are not part of the context here
-            context = total - a.pre.mid - init - _after_sample(a, ctx, version)
+            # what SGLang takes after its pre sample at world size 1 and the plan charges on lines of its own (stream
+            # pool; the 0.4.6.post5-0.4.9.x first kernels where the plan's release has them) is not context
+            after, kernels = _after_sample(a, ctx, version)
+            context, terms = total - a.pre.mid - init - after, {**terms, **kernels}
             if context.bytes >= 0 and int(layout["tp"] or 1) * int(layout["pp"] or 1) == 1:
                 # world size 1: the planner charges no NCCL line there, so the measured init is charged as SGLang's
                 # init_torch_distributed besides NCCL (as the NCCL line it was lost at tp 1: sg_222, 0.15 GiB on an

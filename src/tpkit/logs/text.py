@@ -238,10 +238,10 @@ def _marks(text: str):
         yield from _MARK.finditer(text, start, end)
 
 
-def _starts(text: str, engines: list | None = None) -> list[int]:
-    """Offsets of the lines that open a start (and, into ``engines`` when given, the engine of each)."""
+def _starts(text: str) -> tuple[list[int], list[str]]:
+    """(offsets of the lines that open a start, the engine of each: "SGLang" or "vLLM")."""
     opened: list[int] = []
-    engines = [] if engines is None else engines
+    engines: list[str] = []
     engine, version, seen, last_dump, last_end = None, None, set(), None, 0
     for m in _marks(text):
         line = text.rfind("\n", 0, m.start()) + 1
@@ -266,7 +266,7 @@ def _starts(text: str, engines: list | None = None) -> list[int]:
             engine, version, seen = "vllm", None, set()
         seen.add(kind)
         version = printed or version
-    return opened
+    return opened, engines
 
 
 def last_start(text: str) -> tuple[str, tuple[str, ...]]:
@@ -300,8 +300,7 @@ def last_start(text: str) -> tuple[str, tuple[str, ...]]:
     again before its cores.  None of the
     581 corpus logs (tests/logs/data) holds two starts by this rule (tests/cli/test_newcomer_session21.py).
     """
-    engines: list[str] = []
-    opened = _starts(text, engines)
+    opened, engines = _starts(text)
     if len(opened) < 2:
         return text, ()
     lines, line, at = [], 1, 0

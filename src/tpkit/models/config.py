@@ -408,6 +408,10 @@ def _is_grok(cfg: dict) -> bool:
     return isinstance(archs, list) and bool(GROK_ARCHS.intersection(a for a in archs if isinstance(a, str)))
 
 
+_LEN_KEYS = ("max_position_embeddings", "n_positions", "max_seq_len", "seq_length", "model_max_length",
+             "max_target_positions", "max_sequence_length", "max_seq_length", "seq_len")
+
+
 def _extra(cfg: dict, text: dict) -> dict:
     mt = text["model_type"]
     extra = {
@@ -424,6 +428,9 @@ def _extra(cfg: dict, text: dict) -> dict:
         "score_correction_bias": text.get("topk_method") == "noaux_tc" or mt in ("glm4_moe", "kimi_linear"),
         "wrapper_model_type": cfg.get("model_type"),
     }
+    lengths = {k: text[k] for k in _LEN_KEYS if isinstance(text.get(k), (int, float)) and not isinstance(text[k], bool)}
+    if lengths:
+        extra["max_len_keys"] = lengths  # every length key, for vLLM's derived length (engines.vllm.maxlen)
     if isinstance(cfg.get("audio_config"), dict):
         extra["has_audio_tower"] = True
         extra["audio_config"] = cfg["audio_config"]  # sized by tpkit.models.audio (weights' "audio tower" line)

@@ -43,6 +43,7 @@ from tpkit.engines.sglang.streams import forward_stream_pool, metadata_kernels
 from tpkit.engines.sglang.versions import parse_version, rule_era
 from tpkit.errors import PlanInputError
 from tpkit.hardware.gpu import GpuSpec
+from tpkit.memory.band import measured_term
 from tpkit.memory.kvpool import KVBuffer, KVPoolPlan
 from tpkit.memory.ledger import LineItem
 from tpkit.models.spec import ModelSpec
@@ -275,6 +276,8 @@ def kv_budget(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: S
     mm, mm_source = _mm_reserved(model, gpu, gpu_mem_mib, options)
     stream = forward_stream_pool(version, world=parallel.tp * parallel.pp, vendor=gpu.vendor)
     kernels = metadata_kernels(version, world=parallel.tp * parallel.pp, vendor=gpu.vendor)
+    if kernels and measured_term("first_kernels") is not None:  # --from-log: what the log took there (fromlog)
+        kernels = measured_term("first_kernels")[0]
     found = _planned_rope(model, gpu, options, spec)
     rope = rope_reserve_term(found)
     lora = _lora(model, parallel, options)

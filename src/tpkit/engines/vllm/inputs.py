@@ -31,6 +31,8 @@ from tpkit.engines.vllm.capacity import max_concurrent_batches
 from tpkit.engines.vllm.backend_choice import attention_head_dim, auto_attention_backend
 from tpkit.engines.vllm.kvdtype import KvDtype, checkpoint_kv_dtype, kv_dtype
 from tpkit.engines.vllm.layout import resolve_dcp
+from tpkit.engines.vllm.maxlen import (_YARN, config_model_max_length, derived_max_model_len,  # noqa: F401
+                                       tokenizer_clamp)
 from tpkit.engines.vllm.options import DTYPES_ACCEPTED, VllmOptions, extensible_kv_active, v2_runner_override
 
 from tpkit.engines.vllm.pages import pp_split, stage_layer_kinds
@@ -97,56 +99,38 @@ class Resolved:
     releases only"""
 
 
-_UNSCALED_ROPE = ("su", "longrope", "llama3")
-_YARN = ("yarn", "deepseek_yarn", "deepseek_llama_scaling")
-
-
-def derived_max_model_len(model: ModelSpec, rules: VllmRules) -> tuple[int, str]:
-    """vLLM's length derived from the config (``_get_and_verify_max_len``; config.py ≤ 0.10, config/model.py
-    after): max_position_embeddings, times the ``rope_scaling`` factor for RoPE types other than su / longrope /
-    llama3 (Gemma-3 excluded: its length is already scaled); a YaRN config counts from
-    original_max_position_embeddings × factor before 0.30 and is taken as already scaled from 0.30 on
-    (``VllmRules.yarn_prescaled``).  Returns (tokens, how)."""
-    base = model.max_position_embeddings
-    rope = model.extra.get("rope_scaling")
-    if not isinstance(rope, dict) or "gemma3" in model.model_type:
-        return base, "max_position_embeddings"
-    kind = str(rope.get("rope_type") or rope.get("type") or "default")
-    kind = {"su": "longrope", "mrope": "default"}.get(kind, kind)
-    factor = rope.get("factor") or 1.0
-    if kind in _UNSCALED_ROPE or kind == "default" or (kind in _YARN and rules.yarn_prescaled):
-        return base, "max_position_embeddings"
-    if kind in _YARN:
-        original = rope.get("original_max_position_embeddings") or base
-        return (int(original * factor),
-                f"rope_scaling {kind}: original_max_position_embeddings {original:,} × {factor:g}")
-    return int(base * factor), f"rope_scaling {kind}: max_position_embeddings {base:,} × {factor:g}"
-
-
 def long_len_allowed(options: VllmOptions) -> bool:
     """``--vllm-allow-long-max-model-len on`` (VLLM_ALLOW_LONG_MAX_MODEL_LEN set; options.py)."""
     value = getattr(options, "vllm_allow_long_max_model_len", None)
     return str(value).strip().lower() in ("on", "1", "true")
 
 
+def _clamp_note(model: ModelSpec, options: VllmOptions, rules: VllmRules) -> str:
+    """The note of vLLM 0.9.1's tokenizer clamp (``engines.vllm.maxlen.tokenizer_clamp``), else ""."""
+    wanted = options.max_model_len or derived_max_model_len(model, rules)[0]
+    return tokenizer_clamp(model, rules, wanted)[1]
+
+
 def _max_model_len(model: ModelSpec, options: VllmOptions, rules: VllmRules) -> int:
     limit, how = derived_max_model_len(model, rules)
     if options.max_model_len is None:
-        return limit
-    if options.max_model_len > limit and long_len_allowed(options):
-        return options.max_model_len
+        return tokenizer_clamp(model, rules, limit)[0]
+    allowed = config_model_max_length(model)  # a config.json model_max_length admits lengths up to it (every release)
+    if options.max_model_len > limit and (long_len_allowed(options) or (allowed and options.max_model_len <= allowed)):
+        return tokenizer_clamp(model, rules, options.max_model_len)[0]
     if options.max_model_len > limit:
         rope = model.extra.get("rope_scaling")  # a YaRN config under the ≥ 0.30 rules: the factor is not applied (ux24)
         yarn = (rules.yarn_prescaled and isinstance(rope, dict)
                 and str(rope.get("rope_type") or rope.get("type")) in _YARN and how == "max_position_embeddings")
         raise PlanInputError(
-            f"--max-model-len {options.max_model_len:,} is above {model.name}'s limit of {limit:,} tokens "
-            f"({how}); pass --max-model-len {limit} or less (vLLM refuses longer unless "
+            f"--max-model-len {options.max_model_len:,} is above {model.name}'s limit of {max(limit, allowed or 0):,} "
+            f"tokens ({how}" + (f"; config.json model_max_length {allowed:,}" if allowed and allowed > limit else "")
+            + f"); pass --max-model-len {max(limit, allowed or 0)} or less (vLLM refuses longer unless "
             "VLLM_ALLOW_LONG_MAX_MODEL_LEN=1: plan that with --vllm-allow-long-max-model-len on)" + (
                 f"; vLLM {rules.label} takes a YaRN config's max_position_embeddings as already scaled, so serving "
                 "longer means raising max_position_embeddings too (--hf-overrides; for tpkit, in a copy of "
                 "config.json passed as MODEL)" if yarn else ""))
-    return options.max_model_len
+    return tokenizer_clamp(model, rules, options.max_model_len)[0]
 
 
 def _act_dtype(model: ModelSpec, options: VllmOptions) -> tuple[str, int]:
@@ -470,7 +454,7 @@ def resolve_inputs(model: ModelSpec, gpu: GpuSpec, options: VllmOptions, rules: 
     quantized = model.quant is not None or options.quantization is not None
     v2 = rules.engine == "V1" and uses_v2_runner(model, rules, spec, quantized=quantized, pp=parallel.pp,
                                                  override=override)
-    notes = tuple(notes) + _runner_notes(model, rules, spec, parallel.pp, v2, override, quantized)
+    notes = tuple(notes) + tuple(n for n in (_clamp_note(model, options, rules),) if n) + _runner_notes(model, rules, spec, parallel.pp, v2, override, quantized)
     extensible = extensible_kv_active(options, rules)  # ≥ 0.34: utilization default 1.0 (resolved_gpu_memory_…)
     if options.vllm_entrypoint == "llm" and rules.engine == "V1" and not options.max_num_batched_tokens:
         notes += (f"--vllm-entrypoint llm: max_num_batched_tokens {tokens:,}, the offline vllm.LLM class's default on "
