@@ -27,7 +27,7 @@ from tpkit.models.spec import ModelSpec
 from tpkit.parallel import ParallelSpec
 
 __all__ = ["validate_layout", "context_len", "nsa_kv_defaults", "capacity_in_effect", "capacity_read_mib",
-           "reserve_extras",
+           "host_sourced", "reserve_extras",
            "plan_fraction", "rocm_aiter_factor", "era_has_vlm_factor"]
 
 
@@ -221,3 +221,17 @@ def capacity_read_mib(gpu: GpuSpec, options: SglangOptions) -> tuple[float, str 
                              "vendor's cards only; name the host's cards of that vendor")
     return host_capacity_mib(own, tuple(h.nvidia_smi_total_mib or h.total_bytes.bytes / 2**20 for h in hosts),
                              options.engine_version)
+
+
+def host_sourced(cap: CapacityDefaults, fraction: FractionChoice, host_source: str | None,
+                 options: SglangOptions) -> tuple[CapacityDefaults, FractionChoice]:
+    """The capacity defaults and the default fraction with the words that say which card set their class and why
+    (``capacity_read_mib``'s; a user's --mem-fraction-static keeps its own source); unchanged without one."""
+    if host_source is None:
+        return cap, fraction
+    from dataclasses import replace
+
+    cap = replace(cap, source=f"{cap.source} ({host_source})")
+    if options.mem_fraction_static is None:
+        fraction = replace(fraction, source=f"{fraction.source}; {host_source}")
+    return cap, fraction

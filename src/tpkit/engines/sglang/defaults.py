@@ -13,8 +13,8 @@ in MiB (fallback: the CUDA total in MiB).  Every reserve here is in MiB, as in S
                > 96 GiB: min(f + 48 GiB × (1 − f) / gpu, (gpu − 18 GiB, 20 with a draft) / gpu); otherwise a
                draft × 0.95 (0.4.7 ``server_args.py __post_init__``)
     0.4.10     reserved GiB by capacity (2.8 + p/10, 9.5 + p/2, 12 + p/2, 32); already in 0.4.7.post1–0.4.9
-               (0.4.7.post1/0.4.8/0.4.9 ``server_args.py __post_init__``: the same capacity classes, + 2 GiB with a draft,
-               + 4 GiB with DP attention, rounded to 3 digits)
+               (0.4.7.post1/0.4.8/0.4.9 ``server_args.py __post_init__``: the same capacity classes, + 2 GiB with a
+               draft, + 4 GiB with DP attention, rounded to 3 digits)
     0.5.3      512 + 1.5·max(cpp, 2048) + 2·max_bs + p/8·1024; 10 GiB floor above 60 GiB
     0.5.10     + piecewise-graph term (8 MiB × #buckets, MLA 1536) before the floor
     0.5.15+    + prefill-graph term (8 MiB × #prefill sizes, MLA 1536); 10 GiB floor
@@ -40,18 +40,19 @@ Terms that depend on the launch (``ReserveExtras``; issue 11, every wheel 0.5.10
     small GPUs (20–35 GiB) chunked prefill 2048 and max bs 24/80 up to 0.5.19 (16/80 before 0.5.5); 4096 and
                          48/160 from 0.5.20 (0.5.19/0.5.20 ``arg_groups/memory_hook.py``)
 
-The capacity SGLang reads is the HOST's smallest card, not the serving one (helper cap27, session 27; every wheel
-0.3.0 … 0.5.23 read: ``utils.py`` (0.5.3+: ``utils/common.py``) ``get_nvgpu_memory_capacity`` /
-``get_amdgpu_memory_capacity`` / ``get_device_memory_capacity``, and their caller, ``server_args.py
-ServerArgs.__post_init__`` (0.5.x ``_handle_gpu_memory_settings``; 0.5.19 ``arg_groups/pipeline.py``; 0.5.20–0.5.23
-``arg_groups/memory_hook.py``)):
+The capacity SGLang reads is the HOST's smallest card, not the serving one (helper cap27, session 27; 82 wheels
+0.2.15 … 0.5.23 read, all 66 of 0.4.5 … 0.5.23: ``utils.py`` (0.5.3+: ``utils/common.py``)
+``get_nvgpu_memory_capacity`` / ``get_amdgpu_memory_capacity`` / ``get_device_memory_capacity``, and their caller,
+``server_args.py ServerArgs.__post_init__`` (0.5.x ``_handle_gpu_memory_settings``; 0.5.19
+``arg_groups/pipeline.py``; 0.5.20–0.5.23 ``arg_groups/memory_hook.py``)):
 
     0.2.15–0.3.5   no capacity is read (the defaults are by tp alone)
     0.3.6–0.5.23   CUDA: ``nvidia-smi --query-gpu=memory.total`` and the MIN over every line.  nvidia-smi lists
                    every NVIDIA card of the host: CUDA_VISIBLE_DEVICES does not filter it, so on a mixed box the
                    smallest card sets every capacity default (the fraction, chunked prefill, graph max bs).
-                   HIP: rocminfo's pool sizes of every GPU agent, MIN (``get_amdgpu_memory_capacity``, the same
-                   body in every wheel; HIP_VISIBLE_DEVICES is a HIP-level filter rocminfo does not see).
+                   HIP: the MIN over every card too (``get_amdgpu_memory_capacity``: 0.3.6.x ``rocm-smi
+                   --showmeminfo vram``, 0.4.0–0.5.23 rocminfo's pool sizes of every GPU agent; HIP_VISIBLE_DEVICES
+                   filters neither).
     fallbacks      only when nvidia-smi prints no number (MIG mode): 0.4.9.post3–0.5.9 ``torch.cuda.
                    mem_get_info()`` of the current (visible) device; 0.5.10–0.5.23 ``_cuda_mem_fallback``: the MIN
                    over the visible devices; nvidia-smi missing: an error before 0.5.10, the same fallback after.
