@@ -160,3 +160,50 @@ def test_log_release_keeps_a_named_post_release():
     assert log_release(ctx("0.4.7.post1"))[0] == "0.4.7.post1"
     assert log_release(ctx("0.4.7"))[0] == "0.4.7"
     assert log_release(ctx("0.4.7.post1", "2025-04-01"))[0] == "0.4.4"  # dated before 0.4.5: capped
+
+
+_TABLE = """\
+| GPU  Name                 Persistence-M | Bus-Id          Disp.A | Volatile Uncorr. ECC |
+|=========================================+========================+======================|
+|   0  NVIDIA GeForce RTX 3090        Off |   00000000:05:00.0 Off |                  N/A |
+| 50%   43C    P8             35W /  350W |       0MiB /  24576MiB |      0%      Default |
++-----------------------------------------+------------------------+----------------------+
+|   1  NVIDIA GeForce RTX {second}        Off |   00000000:0A:00.0 Off |                  N/A |
+|  0%   43C    P8             15W /  575W |       0MiB /  32607MiB |      0%      Default |
++-----------------------------------------+------------------------+----------------------+
+"""
+"""an nvidia-smi table (the layout of noonghunna/club-3090#845's, models changed): synthetic, not a corpus log"""
+
+
+def _mixed_log(second: str = "5090") -> bytes:
+    return _TABLE.format(second=second).encode() + (DATA / "sglang" / "sg_563.log").read_bytes()
+
+
+def test_an_nvidia_smi_table_of_several_models_states_the_host_cards():
+    """A log that prints an nvidia-smi table naming several models supplies --host-gpus itself; one model (sg_527's
+    eight H200s) or a model outside the catalog supplies nothing; a flag naming other models is a contradiction."""
+    from tpkit.explain import explain_log
+    from tpkit.explain.result import host_cards
+
+    (value, why), line = host_cards(_mixed_log())
+    assert value == "RTX-3090,RTX-5090" and "nvidia-smi table, 2 cards" in why and line == 3
+    assert host_cards(_TABLE.format(second="3090").encode()) is None
+    assert host_cards((DATA / "sglang" / "sg_527.log").read_bytes()) is None
+    flags = {"gpu": "RTX-5090", "engine_version": "0.4.7.post1", "model": CONFIG}
+    e = explain_log(_mixed_log(), flags=flags)
+    assert e.context.get("host_gpus") == "RTX-3090,RTX-5090"
+    assert e.kv_predicted_range[0] <= 132_681 <= e.kv_predicted_range[1]
+    e2 = explain_log(_mixed_log(), flags={**flags, "host_gpus": "RTX-5090"})
+    assert [c.flag for c in e2.context.contradictions] == ["host_gpus"]
+    assert e2.kv_predicted_range == e.kv_predicted_range  # the log's table is kept
+
+
+def test_plan_from_log_takes_the_table_unless_the_flag_is_given(tmp_path):
+    log = tmp_path / "mixed.log"
+    log.write_bytes(_mixed_log())
+    base = ("plan", "--from-log", str(log), "--gpu", "RTX-5090", "--engine-version", "0.4.7.post1", "--model", CONFIG)
+    from_table = _cli(*base)
+    assert from_table.returncode == 0, from_table.stderr
+    assert "mem_fraction_static 0.879" in from_table.stdout
+    flagged = _cli(*base, "--host-gpus", "RTX-5090")
+    assert flagged.returncode == 0 and "mem_fraction_static 0.909" in flagged.stdout

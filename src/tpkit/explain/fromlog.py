@@ -35,7 +35,7 @@ LOG_FLAGS = {
                "chunked_prefill_size", "max_running_requests", "max_total_tokens", "disable_radix_cache",
                "disable_overlap_schedule", "swa_full_tokens_ratio", "cpu_offload_gb", "disable_cuda_graph",
                "language_model_only", "mamba_ssm_dtype", "mm_feature_transport", "pp_layer_partition",
-               "sglang_int4_weight"),
+               "sglang_int4_weight", "host_gpus"),
     "vllm": ("gpu_memory_utilization", "max_model_len", "kv_cache_dtype", "block_size", "max_num_batched_tokens",
              "max_num_seqs", "topk_topp_sampler", "skip_mm_profiling", "compile_cache", "cpu_offload_gb",
              "enforce_eager", "limit_mm_per_prompt", "vllm_use_v2_model_runner", "language_model_only",
