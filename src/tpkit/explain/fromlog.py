@@ -35,7 +35,7 @@ LOG_FLAGS = {
                "chunked_prefill_size", "max_running_requests", "max_total_tokens", "disable_radix_cache",
                "disable_overlap_schedule", "swa_full_tokens_ratio", "cpu_offload_gb", "disable_cuda_graph",
                "language_model_only", "mamba_ssm_dtype", "mm_feature_transport", "pp_layer_partition",
-               "sglang_int4_weight", "host_gpus"),
+               "sglang_int4_weight"),
     "vllm": ("gpu_memory_utilization", "max_model_len", "kv_cache_dtype", "block_size", "max_num_batched_tokens",
              "max_num_seqs", "topk_topp_sampler", "skip_mm_profiling", "compile_cache", "cpu_offload_gb",
              "enforce_eager", "limit_mm_per_prompt", "vllm_use_v2_model_runner", "language_model_only",
@@ -56,6 +56,8 @@ def log_flag_values(ctx) -> list[tuple[str, str, object]]:
         value = ctx.get(setting)
         if value is not None and not (setting == "kv_cache_dtype" and str(value) == "auto"):
             out.append((dest, setting, value))
+    if ctx.engine == "sglang" and ctx.get("host_gpus") is not None:  # an nvidia-smi table (explain.result.host_cards)
+        out.append(("host_gpus", "host_gpus", ctx.get("host_gpus")))
     return _graph_flags(ctx, out) if ctx.engine == "vllm" else _sglang_release_flags(ctx, out)
 
 
