@@ -181,9 +181,11 @@ def host_cards(raw: bytes) -> tuple[tuple[str, str], int] | None:
     """(("A,B", why), line) when the log prints an nvidia-smi table naming several GPU models, all in the catalog:
     the cards SGLang's capacity query lists (``engines.sglang.defaults.host_capacity_mib``); None otherwise (no
     table, one model — the serving card's —, or a model tpkit does not know)."""
+    rows = list(_NVSMI_ROW.finditer(raw[:4 << 20]))
+    if len(rows) < 2:
+        return None
     from tpkit.logs.gpu_names import gpu_in
 
-    rows = list(_NVSMI_ROW.finditer(raw[:4 << 20]))
     names = [gpu_in(m.group(1).decode("utf-8", "replace")) for m in rows]
     known = [n[1] for n in names if n is not None and n[1] is not None]
     if len(known) < 2 or len(known) != len(rows) or len(set(known)) < 2:
