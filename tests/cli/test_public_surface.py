@@ -26,6 +26,7 @@ PLAN_FLAGS = frozenset({
     "--mamba-ssm-dtype", "--mm-feature-transport",  # helper sgf14: the SSM state dtype, the feature pool
     "--disable-cuda-graph",
     "--sglang-int4-weight",  # helper i4w25: SGLANG_INT4_WEIGHT, int4 MoE experts on AMD (engines.sglang.int4)
+    "--host-gpus",  # tpkit's own (helper cap27): the host's cards; SGLang sizes its defaults by the smallest
     # vLLM
     "--gpu-memory-utilization", "--max-model-len", "--block-size", "--max-num-batched-tokens", "--max-num-seqs",
     "--kv-cache-memory-bytes", "--enforce-eager", "--speculative-config", "--decode-context-parallel-size",

@@ -14,7 +14,8 @@ from tpkit.logs.engine import pre_release_ends
 from tpkit.logs.settings import flag_settings, same_quantization
 
 __all__ = ["FLAG_SETTINGS",
-           "apply_flags", "engine_and_version", "logged_values", "prefix_caching_flag", "virtualiser_flag"]
+           "apply_flags", "engine_and_version", "host_gpus_flag", "logged_values", "prefix_caching_flag",
+           "virtualiser_flag"]
 
 FLAG_SETTINGS = flag_settings((
     "tp", "pp", "dp", "ep", "mem_fraction_static", "gpu_memory_utilization", "context_length", "max_model_len",
@@ -76,6 +77,7 @@ def apply_flags(flags: dict, values: dict, sources: dict, contradictions: list) 
     """The flags of ``FLAG_SETTINGS`` fill what the log leaves open; one that differs from the log's value is a
     contradiction (the log's value stays); ``--memory-virtualiser`` by ``virtualiser_flag``."""
     virtualiser_flag(flags, values, sources)
+    host_gpus_flag(flags, values, sources, contradictions)
     for flag, name in FLAG_SETTINGS.items():
         if flag not in flags:
             continue
@@ -116,6 +118,24 @@ def virtualiser_flag(flags: dict, values: dict, sources: dict) -> None:
         return
     values["memory_virtualiser"] = given
     sources["memory_virtualiser"] = "flag --memory-virtualiser"
+
+
+def host_gpus_flag(flags: dict, values: dict, sources: dict, contradictions: list) -> None:
+    """``--host-gpus A,B``: the host's cards, which SGLang's capacity query lists whatever CUDA_VISIBLE_DEVICES
+    says (``engines.sglang.defaults.host_capacity_mib``), where the log prints no nvidia-smi table naming them
+    (``result.host_cards``); a flag that names other models than the log's table is a contradiction."""
+    given = flags.get("host_gpus")
+    if given is None:
+        return
+    if "host_gpus" in values:
+        from tpkit.engines.sglang.options import host_gpu_specs
+
+        if {g.name for g in host_gpu_specs(given)} != {g.name for g in host_gpu_specs(values["host_gpus"])}:
+            contradictions.append(Contradiction(flag="host_gpus", given=given, logged=values["host_gpus"],
+                                                source=sources["host_gpus"]))
+        return
+    values["host_gpus"] = given
+    sources["host_gpus"] = "flag --host-gpus"
 
 
 def _engine_from_failures(parsed: ParsedLog) -> str | None:

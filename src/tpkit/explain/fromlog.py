@@ -56,6 +56,8 @@ def log_flag_values(ctx) -> list[tuple[str, str, object]]:
         value = ctx.get(setting)
         if value is not None and not (setting == "kv_cache_dtype" and str(value) == "auto"):
             out.append((dest, setting, value))
+    if ctx.engine == "sglang" and ctx.get("host_gpus") is not None:  # an nvidia-smi table (explain.result.host_cards)
+        out.append(("host_gpus", "host_gpus", ctx.get("host_gpus")))
     return _graph_flags(ctx, out) if ctx.engine == "vllm" else _sglang_release_flags(ctx, out)
 
 

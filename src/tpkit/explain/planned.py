@@ -51,7 +51,7 @@ def log_settings_sglang(ctx):
                             quantization=ctx.get("quantization"), enable_dp_attention=dpa,
                             cpu_offload_gb=offload_gb(ctx),
                             disable_cuda_graph=ctx.get("cuda_graph_disabled") is True,
-                            links=getattr(ctx, "links", None))
+                            links=getattr(ctx, "links", None), host_gpus=ctx.get("host_gpus"))
     return version, capped, ParallelSpec(tp=tp, pp=pp, dp=dp, dp_attention=dpa), options
 
 

@@ -103,10 +103,18 @@ def car_bytes_for(ctx: Context, tp: int, disabled_warning: bool) -> tuple[Bytes 
 def log_release(ctx: Context) -> tuple[str, str]:
     """The SGLang release whose rules read this log: the newest consistent with its formats and dated no later
     than the log (``versions.newest_by_date``), and the reason when the date capped it ('' otherwise).  The one
-    home of the cap: explain's terms and ``tpkit plan --from-log`` (``cli.fromlog.from_log``) both read it."""
-    from tpkit.engines.sglang.versions import LATEST, newest_by_date
+    home of the cap: explain's terms and ``tpkit plan --from-log`` (``cli.fromlog.from_log``) both read it.  A post
+    release the version text names is kept where it is that newest release (0.4.7.post1 already has the capacity
+    classes, ``engines.sglang.defaults.CAPACITY_CLASSES_FROM``; ``releases_in`` reads base releases only)."""
+    import re
 
-    return newest_by_date(ctx.rules_version or LATEST, ctx.get("log_date"))
+    from tpkit.engines.sglang.versions import LATEST, newest_by_date, parse_version
+
+    version, capped = newest_by_date(ctx.rules_version or LATEST, ctx.get("log_date"))
+    named = re.findall(r"\d+\.\d+\.\d+\.post\d+", re.sub(r"\(.*?\)", "", ctx.version or ""))
+    if not capped and named and parse_version(named[-1]) == parse_version(version):
+        version = named[-1]
+    return version, capped
 
 
 def rope_reserve_for(ctx: Context) -> tuple[Iv, str] | None:
@@ -309,7 +317,8 @@ def _fraction_on(ctx: Context, gpu, tp: int, pp: int, version: str) -> tuple[flo
     """SGLang's default fraction on ``gpu`` for this release (``engines.sglang.sizing.kv_budget``), with the run's
     DP attention (``--enable-dp-attention`` and its ``--dp``, from the log or the flags): SGLang's default reserve
     grows with it (0.4.8–0.4.10 ``server_args.py __post_init__``: + 4 GiB; 0.5.3+: + the per-dp graph term;
-    ``engines.sglang.defaults``), and the log's ``disable_cuda_graph`` (0.5.14+ drops graph terms from it)."""
+    ``engines.sglang.defaults``), the log's ``disable_cuda_graph`` (0.5.14+ drops graph terms from it) and the
+    host's cards (``--host-gpus``: the smallest sets the capacity class, ``defaults.host_capacity_mib``)."""
     try:
         from tpkit.engines.sglang.options import SglangOptions
         from tpkit.engines.sglang.sizing import kv_budget
@@ -323,7 +332,7 @@ def _fraction_on(ctx: Context, gpu, tp: int, pp: int, version: str) -> tuple[flo
                                                               enable_dp_attention=dpa and dp > 1,
                                                               cpu_offload_gb=offload_gb(ctx),
                                                               disable_cuda_graph=ctx.get("cuda_graph_disabled")
-                                                              is True),
+                                                              is True, host_gpus=ctx.get("host_gpus")),
                       machine=None, weights_bytes=Bytes(0))
         return b.fraction.value, b.fraction.source
     except REFUSED:

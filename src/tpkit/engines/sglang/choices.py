@@ -3,7 +3,8 @@
     layout      attention TP divides the heads, PP ≤ layers                (``validate_layout``)
     context     --context-length, else the model limit                     (``context_len``)
     NSA         KV dtype and page SGLang forces for DeepSeek sparse attn   (``nsa_kv_defaults``)
-    capacity    chunked-prefill size and CUDA-graph max batch in effect    (``capacity_in_effect``)
+    capacity    the GPU memory SGLang reads (the host's smallest card)     (``capacity_read_mib``)
+                chunked-prefill size and CUDA-graph max batch in effect    (``capacity_in_effect``)
     extras      graph-reserve inputs: prefill graphs, DP, DeepEP, spec     (``reserve_extras``)
     fraction    mem_fraction_static: the user's or the default, × multimodal factor, × ROCm aiter factor
                                                                            (``plan_fraction``)
@@ -25,7 +26,8 @@ from tpkit.hardware.gpu import GpuSpec
 from tpkit.models.spec import ModelSpec
 from tpkit.parallel import ParallelSpec
 
-__all__ = ["validate_layout", "context_len", "nsa_kv_defaults", "capacity_in_effect", "reserve_extras",
+__all__ = ["validate_layout", "context_len", "nsa_kv_defaults", "capacity_in_effect", "capacity_read_mib",
+           "host_sourced", "reserve_extras",
            "plan_fraction", "rocm_aiter_factor", "era_has_vlm_factor"]
 
 
@@ -199,3 +201,37 @@ def _times(choice: FractionChoice, factor: tuple[float, str] | None) -> Fraction
 def era_has_vlm_factor(era: str) -> bool:
     """``adjust_mem_fraction_for_vlm`` exists from 0.4.10 (none in 0.4.6 and earlier ``server_args.py``)."""
     return parse_version(era) >= (0, 4, 10)
+
+
+def capacity_read_mib(gpu: GpuSpec, options: SglangOptions) -> tuple[float, str | None]:
+    """(the GPU memory in MiB SGLang sizes its defaults by, why when it is not ``gpu``'s): the serving card's
+    nvidia-smi total (else its CUDA total), or the host's smallest card with ``--host-gpus``
+    (``defaults.host_capacity_mib``; a card of another vendor is refused: nvidia-smi and rocminfo list their own)."""
+    own = gpu.nvidia_smi_total_mib or gpu.total_bytes.bytes / 2**20
+    if options.host_gpus is None:
+        return own, None
+    from tpkit.engines.sglang.defaults import host_capacity_mib
+    from tpkit.engines.sglang.options import host_gpu_specs
+
+    hosts = host_gpu_specs(options.host_gpus)
+    other = [h.name for h in hosts if h.vendor != gpu.vendor]
+    if other:
+        raise PlanInputError(f"--host-gpus names {', '.join(other)}, not {gpu.vendor} like the serving GPU "
+                             f"{gpu.name}: SGLang's capacity query (nvidia-smi, or rocminfo on AMD) lists its own "
+                             "vendor's cards only; name the host's cards of that vendor")
+    return host_capacity_mib(own, tuple(h.nvidia_smi_total_mib or h.total_bytes.bytes / 2**20 for h in hosts),
+                             options.engine_version)
+
+
+def host_sourced(cap: CapacityDefaults, fraction: FractionChoice, host_source: str | None,
+                 options: SglangOptions) -> tuple[CapacityDefaults, FractionChoice]:
+    """The capacity defaults and the default fraction with the words that say which card set their class and why
+    (``capacity_read_mib``'s; a user's --mem-fraction-static keeps its own source); unchanged without one."""
+    if host_source is None:
+        return cap, fraction
+    from dataclasses import replace
+
+    cap = replace(cap, source=f"{cap.source} ({host_source})")
+    if options.mem_fraction_static is None:
+        fraction = replace(fraction, source=f"{fraction.source}; {host_source}")
+    return cap, fraction

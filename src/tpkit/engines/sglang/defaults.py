@@ -12,9 +12,9 @@ in MiB (fallback: the CUDA total in MiB).  Every reserve here is in MiB, as in S
                0.4.7 only: the 0.4.0 table by tp×pp ≤ 81920 MiB, else 0.88; then > 180,000 MiB (CUDA): 0.79;
                > 96 GiB: min(f + 48 GiB × (1 − f) / gpu, (gpu − 18 GiB, 20 with a draft) / gpu); otherwise a
                draft × 0.95 (0.4.7 ``server_args.py __post_init__``)
-    0.4.10     reserved GiB by capacity (2.8 + p/10, 9.5 + p/2, 12 + p/2, 32); already in 0.4.8 and 0.4.9
-               (0.4.8/0.4.9 ``server_args.py __post_init__``: the same capacity classes, + 2 GiB with a draft,
-               + 4 GiB with DP attention, rounded to 3 digits)
+    0.4.10     reserved GiB by capacity (2.8 + p/10, 9.5 + p/2, 12 + p/2, 32); already in 0.4.7.post1–0.4.9
+               (0.4.7.post1/0.4.8/0.4.9 ``server_args.py __post_init__``: the same capacity classes, + 2 GiB with a
+               draft, + 4 GiB with DP attention, rounded to 3 digits)
     0.5.3      512 + 1.5·max(cpp, 2048) + 2·max_bs + p/8·1024; 10 GiB floor above 60 GiB
     0.5.10     + piecewise-graph term (8 MiB × #buckets, MLA 1536) before the floor
     0.5.15+    + prefill-graph term (8 MiB × #prefill sizes, MLA 1536); 10 GiB floor
@@ -39,16 +39,40 @@ Terms that depend on the launch (``ReserveExtras``; issue 11, every wheel 0.5.10
                          ``reserve_for_deepep_a2a_mb``, ``arg_groups/cuda_graph_hook.py``)
     small GPUs (20–35 GiB) chunked prefill 2048 and max bs 24/80 up to 0.5.19 (16/80 before 0.5.5); 4096 and
                          48/160 from 0.5.20 (0.5.19/0.5.20 ``arg_groups/memory_hook.py``)
+
+The capacity SGLang reads is the HOST's smallest card, not the serving one (helper cap27, session 27; 82 wheels
+0.2.15 … 0.5.23 read, all 66 of 0.4.5 … 0.5.23: ``utils.py`` (0.5.3+: ``utils/common.py``)
+``get_nvgpu_memory_capacity`` / ``get_amdgpu_memory_capacity`` / ``get_device_memory_capacity``, and their caller,
+``server_args.py ServerArgs.__post_init__`` (0.5.x ``_handle_gpu_memory_settings``; 0.5.19
+``arg_groups/pipeline.py``; 0.5.20–0.5.23 ``arg_groups/memory_hook.py``)):
+
+    0.2.15–0.3.5   no capacity is read (the defaults are by tp alone)
+    0.3.6–0.5.23   CUDA: ``nvidia-smi --query-gpu=memory.total`` and the MIN over every line.  nvidia-smi lists
+                   every NVIDIA card of the host: CUDA_VISIBLE_DEVICES does not filter it, so on a mixed box the
+                   smallest card sets every capacity default (the fraction, chunked prefill, graph max bs).
+                   HIP: the MIN over every card too (``get_amdgpu_memory_capacity``: 0.3.6.x ``rocm-smi
+                   --showmeminfo vram``, 0.4.0–0.5.23 rocminfo's pool sizes of every GPU agent; HIP_VISIBLE_DEVICES
+                   filters neither).
+    fallbacks      only when nvidia-smi prints no number (MIG mode): 0.4.9.post3–0.5.9 ``torch.cuda.
+                   mem_get_info()`` of the current (visible) device; 0.5.10–0.5.23 ``_cuda_mem_fallback``: the MIN
+                   over the visible devices; nvidia-smi missing: an error before 0.5.10, the same fallback after.
+                   There the host's other cards do not matter.  0.5.11–0.5.23: an out-of-tree platform's own query.
+    capacity-class default fraction (``_reserved_0410_gib``): 0.4.7.post1–0.5.2 (0.4.7 still has the tp table;
+                   0.5.3 moves to the reserve formula, which reads the same capacity for its 10 GiB floor and the
+                   capacity defaults)
+
+``host_capacity_mib`` applies it: the serving card's MiB and the host's other cards' (``--host-gpus``).
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
 
-from tpkit.engines.sglang.versions import LATEST, at_least, era_at_least, rule_era
+from tpkit.engines.sglang.versions import LATEST, at_least, era_at_least, release_key, rule_era
 from tpkit.records import dataclass
 
 __all__ = ["CapacityDefaults", "FractionChoice", "ReserveExtras", "capacity_defaults", "prefill_capture_sizes",
+           "host_capacity_mib", "HOST_MINIMUM_FROM", "CAPACITY_CLASSES_FROM",
            "prefill_capture_count",
            "default_mem_fraction", "slack_estimate_mib", "graph_reserve_mib", "vlm_fraction_factor",
            "GPU_MEMORY_BOUNDARIES_MIB"]
@@ -57,6 +81,26 @@ GPU_MEMORY_BOUNDARIES_MIB = (20 * 1024, 35 * 1024, 60 * 1024, 81920, 90 * 1024, 
 """every GPU-memory value (MiB, as SGLang reads it) where a rule below changes class: the capacity classes
 (20/35/60/160 GiB), the 10 GiB floor (60 GiB), 0.4.6's table (≤ 81920), 0.4.7's 96 GiB and 180,000 MiB branches,
 0.4.10's reserve classes (35/90/160 GiB); between two of them a default is constant or (gpu − reserve) / gpu"""
+
+HOST_MINIMUM_FROM = "0.3.6"
+"""the first release that reads the GPU capacity, as the MIN over every card nvidia-smi (rocminfo) lists (module
+docstring); 0.2.15–0.3.5 read none"""
+CAPACITY_CLASSES_FROM = "0.4.7.post1"
+"""the first release whose default fraction is the capacity-class reserve (0.4.7.post1 ``server_args.py
+__post_init__``: 2.8 + tp×pp/10 GiB below 35 GiB …; 0.4.7 has the tp table; the last is 0.5.2)"""
+
+
+def host_capacity_mib(own_mib: float, host_mibs: tuple[float, ...], version: str) -> tuple[float, str | None]:
+    """(the GPU memory in MiB SGLang ``version`` sizes its defaults by, why; None when it is the serving card's):
+    the MIN of the serving card and the host's other cards (``host_mibs``, each as the same query reports it) from
+    ``HOST_MINIMUM_FROM``; before it no capacity is read and the serving card's value is returned unused."""
+    smallest = min((own_mib, *host_mibs))
+    if smallest >= own_mib or not at_least(version, HOST_MINIMUM_FROM):
+        return own_mib, None
+    return smallest, (f"SGLang {version} sizes its defaults by the smallest card nvidia-smi lists "
+                      f"(get_nvgpu_memory_capacity: MIN over every card of the host, CUDA_VISIBLE_DEVICES does not "
+                      f"filter it): {smallest:,.0f} MiB, not the serving card's {own_mib:,.0f} MiB")
+
 
 _TP_TABLES = (  # (first release, table): 0.3.5 ≥8 0.83; 0.3.6 0.82; 0.4.0 … 0.4.7 0.81 (``server_args.py``)
     ("0.2.15", ((16, 0.79), (8, 0.83), (4, 0.85), (2, 0.87), (1, 0.88))),
@@ -247,7 +291,7 @@ def default_mem_fraction(era: str, *, gpu_mem_mib: float, tp: int, pp: int, cpp:
     ``handle_gpu_memory_settings`` in 0.5.20+, ``server_args.py`` before)."""
     version = extras.version if rule_era(extras.version) == era else era
     if era == "0.4.6" and at_least(version, "0.4.7"):
-        if at_least(version, "0.4.8"):  # 0.4.8/0.4.9 already have the 0.4.10 capacity classes
+        if release_key(version) >= release_key(CAPACITY_CLASSES_FROM):  # 0.4.7.post1–0.4.9: the 0.4.10 classes
             return _reserve_0410(gpu_mem_mib, tp * pp, extras, f"SGLang {version} default (the 0.4.10 rule): "
                                                                "capacity-class reserve")
         return _default_047(gpu_mem_mib, tp * pp, extras)

@@ -14,7 +14,8 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (cold sta
 if TYPE_CHECKING:
     from tpkit.startup.links import LinkChoice
 
-__all__ = ["SglangOptions", "KV_CACHE_DTYPES", "UNMODELLED_KV_DTYPES", "unmodelled_kv_error", "SPEC_ALGORITHMS",
+__all__ = ["SglangOptions", "host_gpu_specs",
+           "KV_CACHE_DTYPES", "UNMODELLED_KV_DTYPES", "unmodelled_kv_error", "SPEC_ALGORITHMS",
            "A2A_BACKENDS", "explicit_kv_dtype"]
 
 KV_CACHE_DTYPES = ("auto", "bf16", "bfloat16", "fp16", "float16", "fp8", "fp8_e4m3", "fp8_e5m2")
@@ -191,6 +192,14 @@ class SglangOptions:
     """``SGLANG_INT4_WEIGHT`` (``layers/quantization/fp8.py`` ``Fp8MoEMethod.create_weights``, 0.4.7 – 0.5.23;
     ``USE_INT4_WEIGHT`` in 0.4.4 – 0.4.6): ``engines.sglang.int4``; None / ``"off"`` = unset (SGLang's default).
     ``"on"`` / ``"off"``, and True / False from the API."""
+    host_gpus: str | None = flag(
+        metavar="GPU,GPU", concept="host GPUs",
+        help="every GPU model on the host, comma-separated (e.g. RTX-3090,RTX-5090), when it holds cards other than "
+             "--gpu: SGLang 0.3.6+ sizes its default --mem-fraction-static, chunked prefill and graph batch by the "
+             "smallest card nvidia-smi lists, which CUDA_VISIBLE_DEVICES does not filter (default: --gpu alone)")
+    """``--host-gpus``: the host's cards as nvidia-smi (rocminfo) lists them, catalog names, comma-separated; the
+    smallest sets SGLang's capacity defaults (``defaults.host_capacity_mib``, ``host_gpu_specs``); None = only the
+    serving card"""
     moe_a2a_backend: str = flag("none", choices=A2A_BACKENDS,
                                 help="MoE all-to-all backend (default none; deepep adds its reserve)")
     """``none`` | ``deepep``"""
@@ -215,6 +224,25 @@ class SglangOptions:
         _check_hybrid_pools(self)
         _check_multimodal(self)
         _check_scheduling_and_kv(self)
+        if self.host_gpus is not None:
+            host_gpu_specs(self.host_gpus)
+
+
+def host_gpu_specs(value) -> tuple:
+    """The catalog GPUs ``--host-gpus`` names (a comma-separated text, or a list of names from the API); an empty
+    list or an unknown name is the user's error (exit 2)."""
+    from tpkit.errors import UnknownGpuError
+    from tpkit.hardware.catalog import lookup_gpu
+
+    names = [n.strip() for n in (value.split(",") if isinstance(value, str) else value or ()) if str(n).strip()]
+    if not names:
+        raise PlanInputError(f"--host-gpus got {value!r}: name the host's GPU models, comma-separated, e.g. "
+                             "--host-gpus RTX-3090,RTX-5090 (or leave the flag out when every card is the --gpu one)")
+    try:
+        return tuple(lookup_gpu(n) for n in names)
+    except UnknownGpuError as exc:
+        raise PlanInputError(f"--host-gpus {value!r}: {str(exc).split('. For a GPU not in the catalog')[0]}; name "
+                             "each card of the host as the catalog spells it") from None
 
 
 def _check_release_and_sizes(o: SglangOptions) -> None:

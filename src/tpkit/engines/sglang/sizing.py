@@ -23,8 +23,9 @@ from dataclasses import fields, replace
 
 from tpkit.dtypes import DTYPES
 from tpkit.engines.sglang.baseline import Baseline, plan_baseline
-from tpkit.engines.sglang.choices import (capacity_in_effect, context_len, era_has_vlm_factor, nsa_kv_defaults,
-                                          plan_fraction, reserve_extras, rocm_aiter_factor, validate_layout)
+from tpkit.engines.sglang.choices import (capacity_in_effect, capacity_read_mib, context_len, era_has_vlm_factor,
+                                          host_sourced, nsa_kv_defaults, plan_fraction, reserve_extras, rocm_aiter_factor,
+                                          validate_layout)
 from tpkit.engines.sglang.dsv4 import DEFAULT_RUNNING as DSV4_DEFAULT_RUNNING, dsv4_budget_tokens, dsv4_page_size
 from tpkit.models.dsv4_weights import is_dsv4
 from tpkit.engines.sglang.defaults import CapacityDefaults, FractionChoice, ReserveExtras, graph_reserve_mib
@@ -257,12 +258,13 @@ def kv_budget(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: S
     """
     validate_layout(model, parallel)
     version, era = options.engine_version, rule_era(options.engine_version)
-    gpu_mem_mib = gpu.nvidia_smi_total_mib or gpu.total_bytes.bytes / 2**20
+    gpu_mem_mib, host_source = capacity_read_mib(gpu, options)
     cap = capacity_in_effect(model, gpu, gpu_mem_mib, parallel, era, options)
     kv_dtype, page = _kv_dtype_and_page(model, gpu, options)
     spec = plan_speculative(model, parallel, options, kv_dtype=kv_dtype, weights=draft_weights)
     extras, graphs = reserve_extras(model, gpu, parallel, options, spec)
     fraction = plan_fraction(model, gpu, parallel, options, era=era, gpu_mem_mib=gpu_mem_mib, cap=cap, extras=extras)
+    cap, fraction = host_sourced(cap, fraction, host_source, options)  # --host-gpus: which card set the class
     baseline = plan_baseline(gpu, parallel, era, machine, extra_uses=extra_uses, version=version,
                              disable_custom_all_reduce=options.disable_custom_all_reduce, links=options.links)
     cell = _target_cell(model, parallel, options, kv_dtype, spec)
