@@ -57,7 +57,7 @@ CASES = {
     "plan sglang text": (["plan", *KIMI, "--mem-fraction-static", "0.85"], PLAN_NOT + ("tpkit.engines.vllm.policy",),
                          92),
     "plan vllm json": (["plan", "meta-llama/Llama-3.1-8B-Instruct", "--engine", "vllm", "--gpu", "H100", "--json"],
-                       PLAN_NOT + ("tpkit.engines.sglang.policy", "tpkit.cli.render"), 108),  # +1 backend_choice (be11), +1 q14, +1 v0chunk, +1 lora_lines, +1 option_checks, +1 graph_fa3 (vx25: FLASH_ATTN on Hopper only), +1 cli.pasted (ux25)
+                       PLAN_NOT + ("tpkit.engines.sglang.policy", "tpkit.cli.render"), 109),  # +1 engines.vllm.maxlen (tidy27: the max model length vLLM accepts), +1 backend_choice (be11), +1 q14, +1 v0chunk, +1 lora_lines, +1 option_checks, +1 graph_fa3 (vx25: FLASH_ATTN on Hopper only), +1 cli.pasted (ux25)
     "perf sglang spec": (["perf", *KIMI, "--speculative-algorithm", "EAGLE3"], PERF_NOT + ("tpkit.perf.runtime_vllm",),
                          67),
     "perf sglang json": (["perf", *KIMI, "--json"], PERF_NOT + ("tpkit.perf.runtime_vllm",), 67),
@@ -77,7 +77,7 @@ CASES = {
     "explain sglang text": (["explain", KIMI_LOG], EXPLAIN_NOT + ("tpkit.explain.vllm", "tpkit.engines.vllm"), 95),
     "explain sglang json": (["explain", KIMI_LOG, "--json"], EXPLAIN_NOT + ("tpkit.explain.vllm", "tpkit.engines.vllm"),
                             94),
-    "explain vllm": (["explain", VLLM_LOG], EXPLAIN_NOT + ("tpkit.explain.sglang", "tpkit.engines.sglang.pool"), 90),
+    "explain vllm": (["explain", VLLM_LOG], EXPLAIN_NOT + ("tpkit.explain.sglang", "tpkit.engines.sglang.pool"), 91),  # +1 engines.vllm.maxlen (tidy27)
 }
 
 

@@ -278,8 +278,7 @@ def kv_budget(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: S
     mm, mm_source = _mm_reserved(model, gpu, gpu_mem_mib, options)
     stream = forward_stream_pool(version, world=parallel.tp * parallel.pp, vendor=gpu.vendor)
     kernels = metadata_kernels(version, world=parallel.tp * parallel.pp, vendor=gpu.vendor)
-    if kernels and measured_term("first_kernels") is not None:  # --from-log: what the log took there (fromlog)
-        kernels = measured_term("first_kernels")[0]
+    kernels = measured_term("first_kernels")[0] if kernels and measured_term("first_kernels") else kernels  # --from-log
     found = _planned_rope(model, gpu, options, spec)
     rope = rope_reserve_term(found)
     lora = _lora(model, parallel, options)
@@ -389,8 +388,7 @@ def _planned_rope(model: ModelSpec, gpu: GpuSpec, options: SglangOptions, spec: 
     return rope_reserve(model, options.engine_version, context_len=context_len(model, options),
                         spec_steps=spec.num_steps if spec is not None else 0,
                         spec_draft_tokens=spec.num_draft_tokens if spec is not None else 0,
-                        vendor=gpu.vendor, dtype_bytes=dtype_bytes,
-                        language_model_only=bool(options.language_model_only))
+                        vendor=gpu.vendor, dtype_bytes=dtype_bytes, language_model_only=bool(options.language_model_only))
 
 
 def _spec_running(options: SglangOptions, parallel: ParallelSpec, spec: SpecPlan | None,
