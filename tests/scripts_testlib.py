@@ -1,11 +1,13 @@
-"""One home for loading a scripts/*.py file as a module in the tests (scripts/ is not a package).
+"""One home for loading a scripts/*.py or bench/*.py file as a module in the tests (neither folder is a package).
 
-    from tests.scripts_testlib import load_script
+    from tests.scripts_testlib import load_script, import_bench
     check = load_script("explain_capacity_check")
+    kps = import_bench("kimi_plain_step")
 """
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
 import sys
 from pathlib import Path
@@ -24,3 +26,13 @@ def load_script(name: str, *, as_name: str | None = None, root: Path = ROOT) -> 
     sys.modules[module_name] = module
     spec.loader.exec_module(module)
     return module
+
+
+def import_bench(name: str, *, root: Path = ROOT) -> ModuleType:
+    """``root``/bench/``name``.py imported by name, with ``src`` and ``bench`` on ``sys.path`` (bench scripts import
+    tpkit and each other by plain name)."""
+    for folder in ("src", "bench"):
+        path = str(root / folder)
+        if path not in sys.path:
+            sys.path.insert(0, path)
+    return importlib.import_module(name)

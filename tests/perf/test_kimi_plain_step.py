@@ -17,10 +17,11 @@ If a model change moves one of these, the reading in §4.5 has to be redone.
 """
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.scripts_testlib import import_bench
 
 ROOT = Path(__file__).resolve().parents[2]
 RUN = ROOT / "docs" / "runs" / "kimi_moe_h100_2026-12-06.json"
@@ -28,11 +29,7 @@ RUN = ROOT / "docs" / "runs" / "kimi_moe_h100_2026-12-06.json"
 
 @pytest.fixture(scope="module")
 def kps():
-    sys.path.insert(0, str(ROOT / "src"))
-    sys.path.insert(0, str(ROOT / "bench"))
-    import kimi_plain_step
-
-    return kimi_plain_step
+    return import_bench("kimi_plain_step")
 
 
 @pytest.fixture(scope="module")

@@ -14,10 +14,11 @@ If a model change moves one of these, the reading in §4.5 has to be redone.
 """
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.scripts_testlib import import_bench
 
 ROOT = Path(__file__).resolve().parents[2]
 RUN = ROOT / "docs" / "runs" / "spec_h100_llama_c512_2026-12-06.json"
@@ -25,11 +26,7 @@ RUN = ROOT / "docs" / "runs" / "spec_h100_llama_c512_2026-12-06.json"
 
 @pytest.fixture(scope="module")
 def slb():
-    sys.path.insert(0, str(ROOT / "src"))
-    sys.path.insert(0, str(ROOT / "bench"))
-    import spec_large_batch
-
-    return spec_large_batch
+    return import_bench("spec_large_batch")
 
 
 @pytest.fixture(scope="module")
