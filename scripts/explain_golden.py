@@ -131,15 +131,7 @@ def record() -> dict:
             runs["flagged_text"] = _run(["explain", str(path), *words])
         runs["diagnoses"] = _diagnoses(path.read_bytes())
         logs[rel] = runs
-    cases = json.loads((DATA / "cases.json").read_text(encoding="utf-8"))
-    models = cap.model_map()
-    rows = []
-    for case in cases:
-        text = (DATA / case["file"]).read_bytes().decode("utf-8", "replace")
-        needle = "Load weight end" if case["engine"] == "sglang" else "Available KV cache memory"
-        if needle in text:
-            rows.append(cap.check(case, models))
-    return {"logs": logs, "capacity_rows": rows}
+    return {"logs": logs, "capacity_rows": cap.capacity_rows()}
 
 
 def main(argv: list[str]) -> int:
