@@ -33,9 +33,12 @@ def from_log(args):
     text = read_log(args.from_log)
     e = explain_log(text)
     ctx = e.context
-    if ctx.engine is None:
-        raise PlanInputError(f"--from-log {args.from_log}: neither SGLang nor vLLM recognised in the log; give a "
-                             "server log that prints its memory lines")
+    if ctx.engine is None:  # no engine line at all: explain's refusal, word for word (helper tidy28)
+        from tpkit.cli.explain import not_an_engine_log
+
+        raise not_an_engine_log(e.parsed, f"--from-log {args.from_log!r}") or PlanInputError(
+            f"--from-log {args.from_log}: neither SGLang nor vLLM recognised in the log; give a server log that "
+            "prints its memory lines")
     if args.engine is None:
         args.engine = ctx.engine
     elif args.engine != ctx.engine:
