@@ -13,12 +13,13 @@ methods) leaves every byte of output as it was. COLUMNS is fixed so that argpars
 from __future__ import annotations
 
 import argparse
-import contextlib
-import io
 import json
 import os
 import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # scripts/: cli_inproc
+from cli_inproc import run_tpkit  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 LOGS = ROOT / "tests/logs/data"
@@ -75,15 +76,8 @@ def run(argv: list[str], fresh: bool = False) -> dict:
 
         done = subprocess.run([sys.executable, "-m", "tpkit", *argv], capture_output=True, text=True)
         return {"argv": argv, "code": done.returncode, "stdout": done.stdout, "stderr": done.stderr}
-    from tpkit.cli import main
-
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            code = main(argv)
-        except SystemExit as exc:  # argparse's --help / errors
-            code = exc.code if isinstance(exc.code, int) else 1
-    return {"argv": argv, "code": code, "stdout": out.getvalue(), "stderr": err.getvalue()}
+    code, out, err = run_tpkit(argv)
+    return {"argv": argv, "code": code, "stdout": out, "stderr": err}
 
 
 def main() -> int:

@@ -10,8 +10,6 @@ Usage: scripts/emitted_flags_check.py [--list]    (last line: "flags checked: ok
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import os
 import re
@@ -20,8 +18,10 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "src"))
 
-from tpkit.cli import main as tpkit_main  # noqa: E402
 from tpkit.engines import cliflags  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # scripts/: cli_inproc
+from cli_inproc import run_tpkit  # noqa: E402
 
 DATA = os.path.join(ROOT, "tests", "logs", "data")
 _FLAG = re.compile(r"(?<![\w-])--[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
@@ -43,13 +43,8 @@ VERSIONS = {
 
 
 def run(argv: list[str]) -> str:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            tpkit_main(argv)
-        except SystemExit:
-            pass
-    return out.getvalue() + "\n" + err.getvalue()
+    _, out, err = run_tpkit(argv)
+    return out + "\n" + err
 
 
 # JSON parts that quote the log or list what was searched for: not something to type

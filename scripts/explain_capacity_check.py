@@ -384,7 +384,7 @@ def no_pin_reason(data: bytes, full) -> str:
     text = data.decode("utf-8", "replace")
     failure = full.parsed.primary_failure
     engine = full.context.engine
-    anchor = "Load weight end" if engine == "sglang" else "Available KV cache memory"
+    anchor = anchor_line(engine)
     lines = [ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith(("#", "```"))]
     last = max((i for i, ln in enumerate(lines) if anchor in ln), default=-1)
     why = []
@@ -429,16 +429,24 @@ def _incomplete(e) -> str:
     return "; ".join(m for m in e.missing if "KV" in m) or e.kv_source or "engine not recognised"
 
 
-def main(argv: list[str]) -> int:
+def anchor_line(engine: str | None) -> str:
+    """The line a log of ``engine`` must print for the check to score it: SGLang's 'Load weight end', vLLM's
+    'Available KV cache memory'."""
+    return "Load weight end" if engine == "sglang" else "Available KV cache memory"
+
+
+def capacity_rows() -> list[dict]:
+    """``check``'s row of every corpus log (tests/logs/data/cases.json, in its order) that prints its engine's
+    ``anchor_line``: the rows this script prints, and those scripts/explain_golden.py and the corpus tests read."""
     sys.path.insert(0, str(ROOT / "src"))
     cases = json.loads((DATA / "cases.json").read_text(encoding="utf-8"))
     models = model_map()
-    rows = []
-    for case in cases:
-        text = (DATA / case["file"]).read_bytes().decode("utf-8", "replace")
-        needle = "Load weight end" if case["engine"] == "sglang" else "Available KV cache memory"
-        if needle in text:
-            rows.append(check(case, models))
+    return [check(case, models) for case in cases
+            if anchor_line(case["engine"]) in (DATA / case["file"]).read_bytes().decode("utf-8", "replace")]
+
+
+def main(argv: list[str]) -> int:
+    rows = capacity_rows()
     if "--json" in argv:
         json.dump(rows, sys.stdout, indent=1)
         return 0

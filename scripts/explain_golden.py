@@ -16,12 +16,13 @@ unchanged behaviour are byte-identical (``cmp A B``).
 
 from __future__ import annotations
 
-import contextlib
 import importlib.util
-import io
 import json
 import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # scripts/: cli_inproc
+from cli_inproc import run_tpkit  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "logs" / "data"
@@ -39,19 +40,9 @@ def _capacity_module():
 
 def _run(argv: list[str]) -> dict:
     """``tpkit`` ``argv`` in this interpreter: exit status, stdout and stderr (a JSON stdout parsed)."""
-    from tpkit.cli import main
-
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            rc = main(argv)
-        except SystemExit as exc:  # argparse's exit 2
-            rc = exc.code
-    text = out.getvalue()
-    stdout = text
-    if "--json" in argv and rc == 0:
-        stdout = json.loads(text)
-    return {"argv": argv, "rc": rc, "stdout": stdout, "stderr": err.getvalue()}
+    rc, text, err = run_tpkit(argv)
+    stdout = json.loads(text) if "--json" in argv and rc == 0 else text
+    return {"argv": argv, "rc": rc, "stdout": stdout, "stderr": err}
 
 
 def _size(gib: float):
@@ -131,15 +122,7 @@ def record() -> dict:
             runs["flagged_text"] = _run(["explain", str(path), *words])
         runs["diagnoses"] = _diagnoses(path.read_bytes())
         logs[rel] = runs
-    cases = json.loads((DATA / "cases.json").read_text(encoding="utf-8"))
-    models = cap.model_map()
-    rows = []
-    for case in cases:
-        text = (DATA / case["file"]).read_bytes().decode("utf-8", "replace")
-        needle = "Load weight end" if case["engine"] == "sglang" else "Available KV cache memory"
-        if needle in text:
-            rows.append(cap.check(case, models))
-    return {"logs": logs, "capacity_rows": rows}
+    return {"logs": logs, "capacity_rows": cap.capacity_rows()}
 
 
 def main(argv: list[str]) -> int:

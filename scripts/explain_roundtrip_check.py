@@ -31,6 +31,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from cli_inproc import PipedStdin, run_tpkit  # noqa: E402
 from explain_capacity_check import DATA, ROOT, cli_flags, flag_argv, model_flag, model_map, source_flags  # noqa: E402
 
 SCHEMA_KEYS = {
@@ -237,29 +238,8 @@ def rank_errors(case: dict, e, model: str | None) -> list[str]:
     return errors
 
 
-class _stdin:
-    """A piped standard input holding ``data``."""
-
-    def __init__(self, data: bytes) -> None:
-        self.buffer = io.BytesIO(data)
-
-    def isatty(self) -> bool:
-        return False
-
-
 def _cli_json(argv: list[str], stdin: bytes | None = None) -> str:
-    from tpkit.cli import main
-
-    out = io.StringIO()
-    saved = sys.stdin
-    try:
-        if stdin is not None:
-            sys.stdin = _stdin(stdin)
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
-            main(argv)
-    finally:
-        sys.stdin = saved
-    return out.getvalue()
+    return run_tpkit(argv, stdin=stdin)[1]
 
 
 def stdin_errors(case: dict, *, whole: bool = True) -> list[str]:
@@ -270,7 +250,7 @@ def stdin_errors(case: dict, *, whole: bool = True) -> list[str]:
     path = DATA / case["file"]
     saved = sys.stdin
     try:
-        sys.stdin = _stdin(path.read_bytes())
+        sys.stdin = PipedStdin(path.read_bytes())
         piped = read_log("-")
     finally:
         sys.stdin = saved

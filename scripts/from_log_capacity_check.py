@@ -17,8 +17,6 @@ checkout's ``src`` on PYTHONPATH).
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import statistics
 import sys
@@ -27,25 +25,17 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "logs" / "data"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from cli_inproc import run_tpkit  # noqa: E402
 
 from explain_capacity_check import model_flag, model_map  # noqa: E402
 
 
 def _plan(argv: list[str]) -> tuple[dict | None, str]:
     """(the plan's JSON, '') or (None, the error) for ``tpkit plan ARGV --json``."""
-    from tpkit.cli import main
-
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            code = main(["plan", *argv, "--json"])
-        except SystemExit as exc:
-            code = exc.code
-        except Exception as exc:  # noqa: BLE001 - a crash is a row, not the end of the run
-            return None, f"{type(exc).__name__}: {exc}"
+    code, out, err = run_tpkit(["plan", *argv, "--json"], internal_errors=True)  # a crash is a row, not the end
     if code not in (0, 3):
-        return None, err.getvalue().strip().splitlines()[-1] if err.getvalue().strip() else f"exit {code}"
-    return json.loads(out.getvalue()), ""
+        return None, err.strip().splitlines()[-1].removeprefix("INTERNAL ") if err.strip() else f"exit {code}"
+    return json.loads(out), ""
 
 
 def check(case: dict, models: dict[str, dict]) -> dict:

@@ -20,23 +20,19 @@ as given, or by its name (``explain.modelpath._by_path_tail``).  A log whose mod
 from __future__ import annotations
 
 import argparse
-import contextlib
-import io
 import json
 import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # scripts/: cli_inproc
+from cli_inproc import run_tpkit  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "logs" / "data"
 
 
 def _explain(path: Path) -> dict:
-    from tpkit.cli import main
-
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
-        main(["explain", str(path), "--json"])
-    return json.loads(out.getvalue())
+    return json.loads(run_tpkit(["explain", str(path), "--json"])[1])
 
 
 _GENERIC = {"model", "models", "checkpoint", "checkpoints", "weights"}

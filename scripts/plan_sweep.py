@@ -14,13 +14,14 @@ One file per case: ``cases/NNNNN.txt`` holds the command, the text output and th
 from __future__ import annotations
 
 import argparse
-import contextlib
-import io
 import json
 import multiprocessing
 import os
 import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # scripts/: cli_inproc
+from cli_inproc import run_tpkit  # noqa: E402
 
 GPUS = ("H100", "H200", "A100-40GB", "L4", "RTX-4090", "RTX-PRO-6000", "B200", "MI300X")
 VARIANT_GPUS = ("H100", "RTX-4090", "MI300X")
@@ -99,18 +100,7 @@ def cases(models: list[str], profiles: dict[str, Path], *, quick: bool) -> list[
 
 def run_one(argv: list[str]) -> tuple[int, str, str]:
     """(exit code, stdout, stderr) of ``tpkit`` in this process."""
-    from tpkit.cli import main
-
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            code = main(argv)
-        except SystemExit as exc:  # argparse errors
-            code = exc.code if isinstance(exc.code, int) else 1
-        except Exception as exc:  # noqa: BLE001 - an internal error is a result to compare, not a crash
-            code = 1
-            err.write(f"INTERNAL {type(exc).__name__}: {exc}\n")
-    return code, out.getvalue(), err.getvalue()
+    return run_tpkit(argv, internal_errors=True)  # an internal error is a result to compare, not a crash
 
 
 def record(argv: list[str], root: str) -> str:

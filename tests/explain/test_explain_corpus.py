@@ -204,11 +204,7 @@ def test_vllm_max_model_len_fix_uses_the_engines_own_estimate():
 
 
 def _capacity_rows():
-    check = script("explain_capacity_check")
-    models = check.model_map()
-    return [check.check(c, models) for c in cases()
-            if ("Load weight end" if c["engine"] == "sglang" else "Available KV cache memory")
-            in log_bytes(c["id"]).decode("utf-8", "replace")]
+    return script("explain_capacity_check").capacity_rows()
 
 
 KNOWN_MISSES = {

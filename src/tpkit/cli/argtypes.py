@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import re
 
-__all__ = ["whole_number", "within_int64", "batch_size", "BATCH_LIST_HINT", "size_for_fraction_hint",
+__all__ = ["whole_number", "within_int64", "exponent_hint", "batch_size", "BATCH_LIST_HINT", "size_for_fraction_hint",
            "SERVING_FLAGS", "add_serving_flags", "serving_flags_given"]
 
 INT64_MAX = 2**63 - 1
@@ -48,7 +48,21 @@ def whole_number(text: str) -> int:
         raise argparse.ArgumentTypeError(
             f"expected a whole number, got {text!r}; write it out: {dec} (with {unit} = {'10^6' if big else '1000'}) "
             f"or {binary} (with {unit} = {'2^20' if big else '1024'})")
-    raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}{comma_hint(text, whole=True)}")
+    raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}"
+                                     f"{comma_hint(text, whole=True) or exponent_hint(text)}")
+
+
+def exponent_hint(text: str) -> str:
+    """How to write a whole number typed in exponent notation (helper tidy28, session 28: ``--max-model-len 1e6``
+    was refused with no word on why): the digits it stands for; "" for anything else (a fraction such as 1.5e0, a
+    value past a 64-bit integer)."""
+    t = str(text).strip()
+    if not re.fullmatch(r"\d+(?:\.\d+)?[eE]\+?\d{1,3}", t):
+        return ""
+    value = float(t)
+    if value > INT64_MAX or value != int(value):  # inf (1e400) first: int() of it raises
+        return ""
+    return f"; write it out in digits: {int(value)}"
 
 
 BATCH_LIST_HINT = ("--batch takes one batch size (the one the header and the verdict are for); the batch table "

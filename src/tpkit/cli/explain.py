@@ -194,6 +194,8 @@ _MAGIC = (
     (b"7z\xbc\xaf\x27\x1c", "a 7-Zip archive", "extract the log from it first"),
     (b"\x89PNG", "a PNG image", ""),
     (b"\xff\xd8\xff", "a JPEG image", ""),
+    (b"%PDF-", "a PDF document", "pass the log as the plain text the server wrote (the file its stdout/stderr went to, "
+                                 "or copy the PDF's text into a .log file)"),
 )
 """file signatures of what a user passes by mistake for a log: (leading bytes, what it is, how to read it)"""
 

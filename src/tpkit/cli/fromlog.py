@@ -28,54 +28,24 @@ def from_log(args):
     args.user_given = frozenset(k for k, v in vars(args).items() if v is not None and v is not False)
     from tpkit.cli.explain import read_log
     from tpkit.explain import explain_log
-    from tpkit.explain.fromlog import log_flag_values, quantization_from_log
+    from tpkit.explain.fromlog import quantization_from_log
 
     text = read_log(args.from_log)
     e = explain_log(text)
     ctx = e.context
-    if ctx.engine is None:
-        raise PlanInputError(f"--from-log {args.from_log}: neither SGLang nor vLLM recognised in the log; give a "
-                             "server log that prints its memory lines")
+    if ctx.engine is None:  # no engine line at all: explain's refusal, word for word (helper tidy28)
+        from tpkit.cli.explain import not_an_engine_log
+
+        raise not_an_engine_log(e.parsed, f"--from-log {args.from_log!r}") or PlanInputError(
+            f"--from-log {args.from_log}: neither SGLang nor vLLM recognised in the log; give a server log that "
+            "prints its memory lines")
     if args.engine is None:
         args.engine = ctx.engine
     elif args.engine != ctx.engine:
         raise PlanInputError(f"--from-log {args.from_log} is a {ctx.engine} log but --engine is {args.engine}: the "
                              f"measured terms are {ctx.engine}'s; drop --engine or give a {args.engine} log")
-    release, capped = ctx.rules_version, ""
-    if ctx.engine == "sglang":  # capped by the log's date, as explain reads it (helper tail11)
-        from tpkit.explain.sgrelease import log_release
-
-        release, capped = log_release(ctx)
-    elif ctx.engine == "vllm":
-        release = v0_engine_release(e, release)
-    if getattr(args, "engine_version", None) is None and (ctx.rules_version or capped):
-        from tpkit.engines.registry import get_engine
-        from tpkit.explain.refusals import REFUSED
-
-        try:  # the log's release when the engine has rules for it
-            get_engine(args.engine).options(engine_version=release)
-            args.engine_version = release
-        except REFUSED:  # a release the engine does not know: its default rules (a bug raises)
-            capped = ""
-    else:
-        capped = ""
-    for name in FILLED:
-        if getattr(args, name) is None and ctx.get(name) is not None:
-            setattr(args, name, int(ctx.get(name)))
-    filled = []
-    for dest, setting, value in log_flag_values(ctx):
-        if getattr(args, dest, "absent") is None:
-            setattr(args, dest, value)
-            filled.append(setting)
-    if ctx.engine == "vllm" and ctx.get("async_scheduling") is False and getattr(args, "no_async_scheduling",
-                                                                                 "absent") is None:
-        args.no_async_scheduling = True  # the log's 'async_scheduling': False (vLLM --no-async-scheduling)
-        filled.append("async_scheduling")
-    from tpkit.cli.fromlog_extensible import extensible_default_utilization
-
-    if "mem_fraction" in filled and extensible_default_utilization(args, e):
-        args.gpu_memory_utilization = None  # vLLM 0.34 resolves its non-extensible default then (helper fl34)
-        filled.remove("mem_fraction")
+    release, capped = _release_from_log(args, e)
+    filled = _settings_from_log(args, e)
     quantization, args.log_notes = quantization_from_log(ctx, getattr(args, "quantization", None))
     args.log_release_note = f"--engine-version {release}: {capped} ({where(e, 'log_date')})" if capped else ""
     if quantization is not None:
@@ -94,6 +64,57 @@ def from_log(args):
         else:
             args.gpu = ctx.gpu.name
     return e
+
+
+def _release_from_log(args, e) -> tuple[str | None, str]:
+    """(the log's release, why it was capped by the log's date or ""): set as ``args.engine_version`` where the
+    flags leave it open and the engine has rules for it (SGLang's capped by the log's date, as explain reads it,
+    helper tail11; vLLM's ``v0_engine_release``)."""
+    ctx = e.context
+    release, capped = ctx.rules_version, ""
+    if ctx.engine == "sglang":
+        from tpkit.explain.sgrelease import log_release
+
+        release, capped = log_release(ctx)
+    elif ctx.engine == "vllm":
+        release = v0_engine_release(e, release)
+    if getattr(args, "engine_version", None) is None and (ctx.rules_version or capped):
+        from tpkit.engines.registry import get_engine
+        from tpkit.explain.refusals import REFUSED
+
+        try:  # the log's release when the engine has rules for it
+            get_engine(args.engine).options(engine_version=release)
+            args.engine_version = release
+        except REFUSED:  # a release the engine does not know: its default rules (a bug raises)
+            capped = ""
+    else:
+        capped = ""
+    return release, capped
+
+
+def _settings_from_log(args, e) -> list[str]:
+    """Fill the layout (``FILLED``) and the settings of ``explain.fromlog.LOG_FLAGS`` the flags leave open from the
+    log; the settings filled, by name."""
+    from tpkit.cli.fromlog_extensible import extensible_default_utilization
+    from tpkit.explain.fromlog import log_flag_values
+
+    ctx = e.context
+    for name in FILLED:
+        if getattr(args, name) is None and ctx.get(name) is not None:
+            setattr(args, name, int(ctx.get(name)))
+    filled = []
+    for dest, setting, value in log_flag_values(ctx):
+        if getattr(args, dest, "absent") is None:
+            setattr(args, dest, value)
+            filled.append(setting)
+    if ctx.engine == "vllm" and ctx.get("async_scheduling") is False and getattr(args, "no_async_scheduling",
+                                                                                 "absent") is None:
+        args.no_async_scheduling = True  # the log's 'async_scheduling': False (vLLM --no-async-scheduling)
+        filled.append("async_scheduling")
+    if "mem_fraction" in filled and extensible_default_utilization(args, e):
+        args.gpu_memory_utilization = None  # vLLM 0.34 resolves its non-extensible default then (helper fl34)
+        filled.remove("mem_fraction")
+    return filled
 
 
 def v0_engine_release(e, release: str | None) -> str | None:

@@ -229,69 +229,87 @@ def measured_startup(e, *, gpu_total: Bytes | None = None, version: str | None =
     """The start-up terms the log measured (``e``: an ``explain.result.Explanation``, not imported here: the
     explanation's layout fixes import this module through ``explain.replan``), for a plan on ``gpu_total`` (the
     plan's GPU)."""
-    a, ctx, terms, notes = e.anchored, e.context, {}, []
+    a, ctx = e.anchored, e.context
     layout = {"tp": ctx.get("tp", 1), "pp": ctx.get("pp", 1), "quantization": ctx.get("quantization"),
               "model": getattr(ctx.model, "name", None)}
+    terms, notes = {}, []
     if ctx.engine == "sglang" and a is not None and a.pre is not None:
-        total = gpu_total or a.device_total
-        if total is not None:
-            init = a.init_dist.mid if a.init_dist is not None else Bytes(0)
-            # what SGLang takes after its pre sample at world size 1 and the plan charges on lines of its own (stream
-            # pool; the 0.4.6.post5-0.4.9.x first kernels where the plan's release has them) is not context
-            after, kernels = _after_sample(a, ctx, version)
-            context, terms = total - a.pre.mid - init - after, {**terms, **kernels}
-            if context.bytes >= 0 and int(layout["tp"] or 1) * int(layout["pp"] or 1) == 1:
-                # world size 1: the planner charges no NCCL line there, so the measured init is charged as SGLang's
-                # init_torch_distributed besides NCCL (as the NCCL line it was lost at tp 1: sg_222, 0.15 GiB on an
-                # MI355X); a plan at another TP re-uses it, as it re-uses a larger world's (the docstring above)
-                terms.update(cuda_context=context, process_overhead=init, nccl_init=Bytes(0), nccl_warmup=Bytes(0),
-                             custom_allreduce=Bytes(0))
-            elif context.bytes >= 0:
-                terms.update(cuda_context=context, nccl_init=init, nccl_warmup=Bytes(0),
-                             custom_allreduce=Bytes(0), process_overhead=Bytes(0))
-                notes.append(f"start-up terms measured in the log: CUDA context + process {gib_text(context)} "
-                             f"(device total − pre_model_load_memory − distributed init), distributed init "
-                             f"{gib_text(init)} at tp {layout['tp']}")
-            else:
-                notes.append("the log's pre-load memory is larger than this GPU's total: the log's start-up terms "
-                             "are not used (another GPU?)")
-        from tpkit.explain.sgbudget import load_of
-
-        if load_of(a) is not None:  # what SGLang's budget sees: MIN before − MIN after over the ranks (pool_load)
-            terms["weights"] = _mid(load_of(a))
-        world = int(ctx.get("tp", 1) or 1) * int(ctx.get("pp", 1) or 1)
-        if world > 1 and _ranks_printed(e) >= world:
-            terms["rank_spread"] = Bytes(0)
-            notes.append(f"every one of the {world} ranks prints its load lines: the MIN over ranks SGLang sizes from "
-                         "is measured, so the plan carries no rank-spread band term")
+        terms, notes = _sglang_terms(e, gpu_total, version, layout)
     elif ctx.engine == "vllm" and a is not None:
-        if a.weights is not None:
-            terms["weights"] = _mid(a.weights)
-        use = a.graph_use
-        if a.activation is not None:
-            terms["activation_peak"] = _mid(a.activation)
-        if use is not None and use.applied is not None:
-            terms["cuda_graphs"] = _mid(use.applied)
-        elif use is not None and use.graphs_in_peak and "activation_peak" in terms:
-            terms["cuda_graphs"] = Bytes(0)
-        measured = [what for key, what in (("weights", "the weights"), ("activation_peak", "activation peak"),
-                                           ("cuda_graphs", "CUDA-graph estimate")) if key in terms]
-        notes.append("vLLM: " + ", ".join(measured) + " measured in the log; the start-up terms stay the planner's"
-                     if measured else "vLLM: the log prints no weights ('Model loading took'), activation peak or "
-                     "CUDA-graph estimate: every term is the planner's, the log gives the GPU and the settings")
-        if use is not None and use.peak_holds and "activation_peak" in terms:
-            if use.graphs_in_peak:
-                notes.append("the log's peak activation holds the applied CUDA-graph estimate, which it does not "
-                             "print alone: both are charged as the activation peak, the CUDA-graph line 0 "
-                             f"({use.peak_why})")
-            elif use.applied is not None and use.applied.high.bytes > 0:
-                notes.append(f"activation peak {gib_text(a.activation.mid)} = the printed peak activation less the "
-                             f"applied CUDA-graph estimate {gib_text(use.applied.mid)} it holds ({use.peak_why})")
+        terms, notes = _vllm_terms(a)
     in_peak = bool(ctx.engine == "vllm" and a is not None and getattr(a, "graph_use", None) is not None
                    and a.graph_use.graphs_in_peak and "activation_peak" in terms)
     return MeasuredStartup(terms={k: v for k, v in terms.items() if v is not None}, notes=tuple(notes), layout=layout,
                            graphs_in_peak=in_peak,
                            weights_where=_weights_where(a, ctx.engine))
+
+
+def _sglang_terms(e, gpu_total: Bytes | None, version: str | None, layout: dict) -> tuple[dict, list[str]]:
+    """``measured_startup``'s terms and notes of an SGLang log that prints its pre-load free memory: the CUDA
+    context and distributed init left of the device total, the measured load, no rank-spread band where every rank
+    prints its load lines."""
+    a, ctx, terms, notes = e.anchored, e.context, {}, []
+    total = gpu_total or a.device_total
+    if total is not None:
+        init = a.init_dist.mid if a.init_dist is not None else Bytes(0)
+        # what SGLang takes after its pre sample at world size 1 and the plan charges on lines of its own (stream
+        # pool; the 0.4.6.post5-0.4.9.x first kernels where the plan's release has them) is not context
+        after, kernels = _after_sample(a, ctx, version)
+        context, terms = total - a.pre.mid - init - after, {**terms, **kernels}
+        if context.bytes >= 0 and int(layout["tp"] or 1) * int(layout["pp"] or 1) == 1:
+            # world size 1: the planner charges no NCCL line there, so the measured init is charged as SGLang's
+            # init_torch_distributed besides NCCL (as the NCCL line it was lost at tp 1: sg_222, 0.15 GiB on an
+            # MI355X); a plan at another TP re-uses it, as it re-uses a larger world's (the docstring above)
+            terms.update(cuda_context=context, process_overhead=init, nccl_init=Bytes(0), nccl_warmup=Bytes(0),
+                         custom_allreduce=Bytes(0))
+        elif context.bytes >= 0:
+            terms.update(cuda_context=context, nccl_init=init, nccl_warmup=Bytes(0),
+                         custom_allreduce=Bytes(0), process_overhead=Bytes(0))
+            notes.append(f"start-up terms measured in the log: CUDA context + process {gib_text(context)} "
+                         f"(device total − pre_model_load_memory − distributed init), distributed init "
+                         f"{gib_text(init)} at tp {layout['tp']}")
+        else:
+            notes.append("the log's pre-load memory is larger than this GPU's total: the log's start-up terms "
+                         "are not used (another GPU?)")
+    from tpkit.explain.sgbudget import load_of
+
+    if load_of(a) is not None:  # what SGLang's budget sees: MIN before − MIN after over the ranks (pool_load)
+        terms["weights"] = _mid(load_of(a))
+    world = int(ctx.get("tp", 1) or 1) * int(ctx.get("pp", 1) or 1)
+    if world > 1 and _ranks_printed(e) >= world:
+        terms["rank_spread"] = Bytes(0)
+        notes.append(f"every one of the {world} ranks prints its load lines: the MIN over ranks SGLang sizes from "
+                     "is measured, so the plan carries no rank-spread band term")
+    return terms, notes
+
+
+def _vllm_terms(a) -> tuple[dict, list[str]]:
+    """``measured_startup``'s terms and notes of a vLLM log: the weights, the activation peak and the applied
+    CUDA-graph estimate it prints (the estimate 0 where the printed peak holds it)."""
+    terms, notes = {}, []
+    if a.weights is not None:
+        terms["weights"] = _mid(a.weights)
+    use = a.graph_use
+    if a.activation is not None:
+        terms["activation_peak"] = _mid(a.activation)
+    if use is not None and use.applied is not None:
+        terms["cuda_graphs"] = _mid(use.applied)
+    elif use is not None and use.graphs_in_peak and "activation_peak" in terms:
+        terms["cuda_graphs"] = Bytes(0)
+    measured = [what for key, what in (("weights", "the weights"), ("activation_peak", "activation peak"),
+                                       ("cuda_graphs", "CUDA-graph estimate")) if key in terms]
+    notes.append("vLLM: " + ", ".join(measured) + " measured in the log; the start-up terms stay the planner's"
+                 if measured else "vLLM: the log prints no weights ('Model loading took'), activation peak or "
+                 "CUDA-graph estimate: every term is the planner's, the log gives the GPU and the settings")
+    if use is not None and use.peak_holds and "activation_peak" in terms:
+        if use.graphs_in_peak:
+            notes.append("the log's peak activation holds the applied CUDA-graph estimate, which it does not "
+                         "print alone: both are charged as the activation peak, the CUDA-graph line 0 "
+                         f"({use.peak_why})")
+        elif use.applied is not None and use.applied.high.bytes > 0:
+            notes.append(f"activation peak {gib_text(a.activation.mid)} = the printed peak activation less the "
+                         f"applied CUDA-graph estimate {gib_text(use.applied.mid)} it holds ({use.peak_why})")
+    return terms, notes
 
 
 def _weights_where(a, engine: str | None) -> str:

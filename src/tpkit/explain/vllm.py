@@ -95,20 +95,8 @@ def anchor_vllm(parsed: ParsedLog, view: RankView, ctx: Context) -> VllmAnchored
     tok_a, per_worker = per_worker_capacity(parsed, rules, tp, pp, last_line, avail_a,
                                     release_known=release_known, range_text=ctx.version)
     line_available, spread_words = worker_spread(parsed, rules, tp, pp, last_line, available, release_known)
-    pool = None
-    if extensible:  # vLLM ≥ 0.34: the pool is the warm-up measurement, 'Available' the reservation (helper cur17b)
-        from tpkit.explain.vextensible import extensible_pool  # lazy: logs of other releases never need it
-
-        model = ctx.model
-        segments = int(getattr(model, "num_layers", 0) or 0) // max(pp, 1) if model is not None else 0
-        pool = extensible_pool(parsed, view, rows, requested=requested, reservation=available, segments=segments,
-                               rocm=str(getattr(ctx.gpu, "vendor", "")).upper() == "AMD")
-        ext, ext_n = view.last("kv_extended"), view.last("kv_extended_blocks")
-        if ext:
-            rows.append(printed_row("KV pool after warm-up (printed)", ext,
-                                    f"'Extended KV cache to {ext_n.count.text if ext_n else 'N'} blocks': the "
-                                    f"physical bytes of the final block count, each segment rounded to 2 MiB "
-                                    f"(extend_kv_cache); {_G}"))
+    # vLLM ≥ 0.34: the pool is the warm-up measurement, 'Available' the reservation (helper cur17b)
+    pool = _extensible_rows(parsed, view, ctx, rows, requested, available, pp) if extensible else None
     if pool is not None:
         line_available, spread_words = pool.capped, pool.words
         rows.append(derived_row("KV pool the tokens are rebuilt from", pool.capped, pool.words))
@@ -140,6 +128,25 @@ def anchor_vllm(parsed: ParsedLog, view: RankView, ctx: Context) -> VllmAnchored
                         token_bytes=rebuilt.token_bytes, token_bytes_source=rebuilt.source, block_size=rebuilt.block,
                         tokens_alternatives=rebuilt.alternatives, per_worker=per_worker,
                         pool=pool.pool if pool is not None else None, warmup=pool, sized_by=sized_by)
+
+
+def _extensible_rows(parsed: ParsedLog, view: RankView, ctx: Context, rows: list[Row], requested, available,
+                     pp: int):
+    """vLLM ≥ 0.34's extensible KV cache: the pool measured after warm-up (``explain.vextensible.extensible_pool``,
+    imported here: logs of other releases never need it) and the printed 'Extended KV cache' row."""
+    from tpkit.explain.vextensible import extensible_pool
+
+    model = ctx.model
+    segments = int(getattr(model, "num_layers", 0) or 0) // max(pp, 1) if model is not None else 0
+    pool = extensible_pool(parsed, view, rows, requested=requested, reservation=available, segments=segments,
+                           rocm=str(getattr(ctx.gpu, "vendor", "")).upper() == "AMD")
+    ext, ext_n = view.last("kv_extended"), view.last("kv_extended_blocks")
+    if ext:
+        rows.append(printed_row("KV pool after warm-up (printed)", ext,
+                                f"'Extended KV cache to {ext_n.count.text if ext_n else 'N'} blocks': the "
+                                f"physical bytes of the final block count, each segment rounded to 2 MiB "
+                                f"(extend_kv_cache); {_G}"))
+    return pool
 
 
 def _total_row(parsed: ParsedLog, view: RankView, ctx: Context, rows: list[Row]) -> Iv | None:

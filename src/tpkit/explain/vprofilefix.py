@@ -93,30 +93,13 @@ def _flag_fix(a, ctx, oom, own, base, rel: dict, dest: str, flag: str, why: str)
         return None
     last = None
     for value in _values(ctx, base, dest):
-        fix = _reprofiled(a, ctx, oom, own, base, rel, {dest: value}, why)
+        fix = _vr().reprofiled(a, ctx, {dest: value}, why, rel=rel, base=base, profile=(oom, own))
         if fix is None:
             continue
         if fix.fits:
             return fix
         last = fix
     return last
-
-
-def _reprofiled(a, ctx, oom, own, base, rel: dict, changes: dict, why: str) -> Fix | None:
-    """``explain.vreplan.reprofiled`` with the profile OOM's charge; None where the value leaves the profile batch
-    as it was or the planner refuses it."""
-    from tpkit.explain.replan import log_planner, same_profile
-
-    given = log_planner(ctx, band=False, **rel, **changes)
-    tp, pp, q = int(ctx.get("tp", 1) or 1), int(ctx.get("pp", 1) or 1), _vr().log_quantization(ctx)
-    try:
-        if given is None or same_profile(base, given(tp=tp, pp=pp, quantization=q, measured={})):
-            return None
-    except REFUSED:
-        return None
-    flags = " ".join(f"--{k.replace('_', '-')} {v}" for k, v in changes.items())
-    return _vr().layout_fix(a, ctx, flags=flags, tp=tp, quantization=q, why=why, fallback=None,
-                            changes={**rel, **changes}, profile=(oom, own))
 
 
 def _tp_fix(a, ctx, oom, own, rel: dict, tp: int, q) -> Fix | None:

@@ -107,27 +107,32 @@ def _with_utilization(a, ctx, fix: Fix, *, tp: int) -> Fix | None:
     return None
 
 
-def reprofiled(a, ctx, changes: dict, why: str) -> Fix | None:
+def reprofiled(a, ctx, changes: dict, why: str, *, rel: dict | None = None, base=None,
+               profile: tuple | None = None) -> Fix | None:
     """A fix of profile flags (``--max-model-len N``, ``--max-num-seqs`` / ``--max-num-batched-tokens``) re-planned
     where they move the profile batch (``explain.replan.same_profile``: for the length, V0 without chunked prefill
     and V1 ≥ 0.11.1 with a small max_num_seqs): the log's non-KV memory does not hold then, and the fix is the
     re-plan ``tpkit plan --from-log LOG <its flags>`` makes (``cli.fromlog_replan.reprofiles``: the weights measured, the
     profile re-derived, ``explain.replan.relayout``); None where the batch is the same (the log's available memory
-    holds) or the planner cannot plan the run."""
+    holds) or the planner cannot plan the run.  A V0 profile-run OOM (``explain.vprofilefix``) passes the settings
+    its fixes keep (``rel``), the log's own plan already made (``base``) and its charge (``profile``: (oom, own))."""
     from tpkit.explain.replan import log_planner, same_profile
 
-    own, given = log_planner(ctx, band=False), log_planner(ctx, band=False, **changes)
-    if own is None or given is None:
+    rel = rel or {}
+    own = None if base is not None else log_planner(ctx, band=False)
+    given = log_planner(ctx, band=False, **rel, **changes)
+    if given is None or (base is None and own is None):
         return None
     tp, pp, q = int(ctx.get("tp", 1) or 1), int(ctx.get("pp", 1) or 1), log_quantization(ctx)
     try:
-        if same_profile(own(tp=tp, pp=pp, quantization=q, measured={}),
+        if same_profile(base if base is not None else own(tp=tp, pp=pp, quantization=q, measured={}),
                         given(tp=tp, pp=pp, quantization=q, measured={})):
             return None
     except REFUSED:
         return None
     flags = " ".join(f"--{k.replace('_', '-')} {v}" for k, v in changes.items())
-    return layout_fix(a, ctx, flags=flags, tp=tp, quantization=q, why=why, fallback=None, changes=changes)
+    return layout_fix(a, ctx, flags=flags, tp=tp, quantization=q, why=why, fallback=None,
+                      changes={**rel, **changes}, profile=profile)
 
 
 def log_quantization(ctx) -> str | None:

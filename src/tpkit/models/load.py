@@ -42,7 +42,7 @@ def load_model(name_or_path: str, *, hf_cache_dir: str | None = None) -> ModelSp
     repo_id = _as_repo_id(name_or_path)
     if repo_id != name_or_path:  # a pasted hub URL or a trailing slash: the repo id it names
         return load_model(repo_id, hf_cache_dir=hf_cache_dir)
-    looked = [f"path {_short(str(path))}: {why}"]
+    looked = [f"path {_short(str(path))}: {why}{_near_names(name_or_path, path) if why == 'does not exist' else ''}"]
     cached, note = find_cached_config(name_or_path, hf_cache_dir)
     looked.append(note)
     if cached is not None:
@@ -119,6 +119,33 @@ def _path_kind(path: Path) -> tuple[str | None, str]:
     except OSError as exc:
         return None, f"cannot be used as a path ({exc.strerror or exc})"
     return None, "does not exist"
+
+
+_NEAR_SCAN = 5000
+"""the most entries of a folder ``_near_names`` reads (a home folder of many files stays quick)"""
+
+
+def _near_names(given: str, path: Path) -> str:
+    """For a path typed with a slip (``mymodel/confg.json``, ``./mymdl``): the entries of its folder whose names
+    are close to the one typed (helper tidy28, session 28), as "; near names there: …"; "" when the text is not
+    path-like (no slash, no .json: an HF id or a catalog name) or its folder does not exist."""
+    import difflib
+    import itertools
+    import os
+
+    if "/" not in given and os.sep not in given and not given.lower().endswith(".json"):
+        return ""
+    try:
+        if not path.parent.is_dir():
+            return ""
+        with os.scandir(path.parent) as entries:
+            names = [e.name for e in itertools.islice(entries, _NEAR_SCAN)]
+    except OSError:
+        return ""
+    close = difflib.get_close_matches(path.name, names, n=3, cutoff=0.75)
+    if not close:
+        return ""
+    return "; near names there: " + ", ".join(_short(str(path.parent / name)) for name in close)
 
 
 def _short(text: str, limit: int = 120) -> str:

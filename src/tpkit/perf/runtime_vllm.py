@@ -276,14 +276,7 @@ def _vllm(ver, backend, mla, topk, algorithm, *, runner_v2: bool = False, cc: tu
     plain_overlap, spec_overlap = _vllm_async_scheduling(ver, algorithm, facts)
     draft = _vllm_draft_graph(ver, spec_graph, runner_v2, algorithm)
     _vllm_draft_graph_fact(ver, algorithm, runner_v2, draft, spec_graph, facts)
-    loop = _proposer_loop_kernels(ver) if algorithm is not None else 0
-    queued = _drafter_queued(ver, algorithm, runner_v2, facts)
-    if loop:
-        facts.append(f"the proposer launches {loop} bookkeeping ops per draft step and the draft's lm_head/argmax "
-                     + ("and EAGLE-3 vocab remap " if algorithm == "EAGLE3" else "")
-                     + "from Python, outside its graph, before 0.18 (v1/spec_decode/eagle.py propose loop; "
-                     "llama_eagle3.py compute_logits): "
-                     + ("issued while the GPU runs the verify" if queued else "a small draft step waits for them"))
+    loop, queued = _draft_loop(ver, algorithm, runner_v2, facts)
     return dict(plain_overlap=plain_overlap, spec_overlap=spec_overlap, verify_split_kv=split,
                 verify_mla_prefill=prefill and mla, target_graph=graph, verify_graph=verify_graph, draft_graph=draft,
                 extend_graph="piecewise" if prefill and draft == "full" else draft, facts=tuple(facts),
@@ -444,15 +437,26 @@ def _vllm_sparse(ver, backend, cc, algorithm, *, runner_v2: bool = False) -> dic
     graph = "full"
     plain_overlap, spec_overlap = _vllm_async_scheduling(ver, algorithm, facts)
     draft = _vllm_draft_graph(ver, graph, runner_v2, algorithm)
-    loop = _proposer_loop_kernels(ver) if algorithm is not None else 0
-    queued = _drafter_queued(ver, algorithm, runner_v2, facts)
-    if loop:
-        facts.append(f"the proposer launches {loop} bookkeeping ops per draft step and the draft's lm_head/argmax "
-                     "from Python, outside its graph, before 0.18 (v1/spec_decode/eagle.py propose loop)")
+    loop, queued = _draft_loop(ver, algorithm, runner_v2, facts)
     return dict(plain_overlap=plain_overlap, spec_overlap=spec_overlap, verify_split_kv=True,
                 verify_mla_prefill=False, target_graph=graph, verify_graph=graph, draft_graph=draft,
                 extend_graph=draft, facts=tuple(facts), draft_loop_kernels=loop, draft_logits_eager=bool(loop),
                 sparse_mla=True, drafter_queued=queued)
+
+
+def _draft_loop(ver: tuple, algorithm: str | None, runner_v2: bool, facts: list[str]) -> tuple[int, bool]:
+    """(eager ops per draft step of the proposer loop, the drafter is launched with no blocking CPU operation), with
+    their facts: one home for the dense and the sparse-MLA paths (``_vllm``, ``_vllm_sparse``; the proposer loop is
+    the same ``EagleProposer.propose`` whatever the target's attention)."""
+    loop = _proposer_loop_kernels(ver) if algorithm is not None else 0
+    queued = _drafter_queued(ver, algorithm, runner_v2, facts)
+    if loop:
+        facts.append(f"the proposer launches {loop} bookkeeping ops per draft step and the draft's lm_head/argmax "
+                     + ("and EAGLE-3 vocab remap " if algorithm == "EAGLE3" else "")
+                     + "from Python, outside its graph, before 0.18 (v1/spec_decode/eagle.py propose loop; "
+                     "llama_eagle3.py compute_logits): "
+                     + ("issued while the GPU runs the verify" if queued else "a small draft step waits for them"))
+    return loop, queued
 
 
 def _proposer_loop_kernels(ver: tuple[int, int, int]) -> int:
