@@ -682,3 +682,32 @@ def test_sp22_rows_carry_the_sources_settings_as_given():
         cfg = json.loads((ROOT / path).read_text())
         assert "sp22" in cfg["_assembled_note"] and cfg["quantization_config"]["quant_method"] in ("fp8", "awq")
 
+
+
+def test_sp28_rows_carry_the_sources_numbers_as_given():
+    """Helper sp28 (2026-12-06), entered blind: the B200 SGLang rows are the page's GSM8K (batch 1/32/64/128) and HumanEval
+    (1/32) vanilla vs EAGLE3 tables at 6/10/32 with its 'accept length ≈ 4.6'; the SageMaker rows are the report's C=1
+    per-request and C=32 aggregate tok/s (Qwen3-32B, vLLM, num_speculative_tokens 3 assumed); the TP-8 B200 rows are the
+    six '1-sweep' output_tps pairs at concurrency 64, each row's context from the source's own output tokens per request
+    (output_tps x wall / 500: 2,048 / 648 / 2,048 / 1,603 / 1,812 / 1,785; context = 1,024 input + half of it, chat 512
+    assumed; first entered with 2,048 for every non-chat workload and corrected after the first score)."""
+    rows = [r for r in DATA["rows"] if r["source"].startswith("s28_")]
+    assert len(rows) == 17
+    smc = [r for r in rows if r["source"] == "s28_smc_b200_q8"]
+    assert [(r["batch"], r["base_tok_s"], r["spec_tok_s"]) for r in smc] == [
+        (1, 264.0, 509.0), (32, 3537.0, 3779.0), (64, 6204.0, 4278.0), (128, 9738.0, 4700.0),
+        (1, 252.0, 499.0), (32, 2724.0, 3075.0)]
+    assert {(r["gpu"], r["tp"], r["engine"], r["num_steps"], r["topk"], r["num_draft_tokens"], r["accept_length"],
+             r["engine_version"]) for r in smc} == {("B200", 1, "sglang", 6, 10, 32, 4.6, None)}
+    sm = [r for r in rows if r["source"] == "s28_sm_qwen32b"]
+    assert [(r["gpu"], r["tp"], r["batch"], r["base_tok_s"], r["spec_tok_s"]) for r in sm] == [
+        ("RTX-PRO-6000", 1, 1, 20.6, 36.4), ("RTX-PRO-6000", 1, 1, 20.6, 42.8), ("RTX-PRO-6000", 1, 32, 538.0, 717.0),
+        ("L40S", 4, 1, 37.3, 60.4), ("L40S", 4, 32, 666.0, 558.0)]
+    assert {(r["engine"], r["engine_version"], r["num_steps"], r["accept_length"]) for r in sm} == {
+        ("vllm", "0.16.0", 3, None)}
+    tp8 = [r for r in rows if r["source"] == "s28_b200_llama8b_tp8"]
+    walls = [48.73, 19.75, 49.54, 41.75, 45.59, 45.95]
+    assert [round(r["base_tok_s"] * w / 500) for r, w in zip(tp8, walls)] == [2048, 648, 2048, 1603, 1812, 1785]
+    assert [r["context"] for r in tp8] == [2048, 512, 2048, 1826, 1930, 1917]
+    assert {(r["gpu"], r["tp"], r["batch"], r["num_steps"], r["engine_version"]) for r in tp8} == {
+        ("B200", 8, 64, 3, None)}
