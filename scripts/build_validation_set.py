@@ -1963,6 +1963,17 @@ SGLANG_PUBLIC = {
     # tp 8 on MI355X, a main build of 2026-08-12 (after the 0.5.17 wheel), fp8_e4m3 KV, context 11,264, radix cache off
     "gs_423": ("0.5.17", "dev build 0.5.17.dev20260812+gdc5f6c4883 (main after the 0.5.17 wheel of 2026-08-08)",
                {"disable_radix_cache": True}, None),
+    # gs_441: helper gs28 (2026-12-06, session 28): an executed notebook of yukimaru77/qwen35-sglang-demo (the docker logs
+    # cell): Qwen3.5-4B on a GB10 with lmsysorg/sglang:latest-cu130-runtime of 2026-03-30, mfs 0.8, context 32,768
+    "gs_441": ("0.5.9", "image latest-cu130-runtime run 2026-03-30 (0.5.10 is dated 2026-04-05); the printed ServerArgs has "
+                        "exactly the 0.5.9 wheel's 328 fields",
+               {"gpu_catalog": {"gpu": "GB10", "note": "nvidia-smi 'NVIDIA GB10' (unified memory, memory 'Not Supported') and "
+                                "torch's 'Found GPU0 NVIDIA GB10 ... capability 12.1': the catalog's GB10 (119.63 GiB)"},
+                "free_at_start": {
+                    "gib": 110.63,
+                    "line": "[2026-03-30 23:08:01] Load weight begin. avail mem=110.63 GB",
+                    "evidence": "SGLang's pre_model_load_memory ('Load weight begin. avail mem', GiB printed as 'GB') of the "
+                                "GB10's 119.63 GiB unified memory: the host held ~9.0 GiB (as gs_240's ~7.9 GiB)"}}, None),
 }
 
 # --- vLLM ------------------------------------------------------------------------------------------------------
