@@ -1974,6 +1974,14 @@ SGLANG_PUBLIC = {
                     "line": "[2026-03-30 23:08:01] Load weight begin. avail mem=110.63 GB",
                     "evidence": "SGLang's pre_model_load_memory ('Load weight begin. avail mem', GiB printed as 'GB') of the "
                                 "GB10's 119.63 GiB unified memory: the host held ~9.0 GiB (as gs_240's ~7.9 GiB)"}}, None),
+    # gs_442: helper gs28 (2026-12-06, session 28): a Colab notebook committed with its outputs (jinho-choi123/sglang,
+    # sglang.ipynb): Qwen2.5-0.5B-Instruct on a T4 with sglang 0.4.3.post2, every memory flag at its default
+    "gs_442": ("0.4.3.post2", "install '>=0.4.3.post2' on 2025-02-20 (post3's wheel is of 2025-03-06); the printed ServerArgs "
+                              "has exactly the 0.4.3.post2 wheel's 98 fields",
+               {"gpu_total_gib": 14.75,
+                "gpu_note": "Colab Tesla T4 (gpuType 'T4', sm75 float16 cast printed): the catalog's T4 with the older "
+                            "drivers' 14.75 GiB total, since the printed 14.64 GiB free at 'Load weight begin' exceeds the "
+                            "catalog's current-driver 14.56 GiB"}, None),
 }
 
 # --- vLLM ------------------------------------------------------------------------------------------------------
