@@ -1982,6 +1982,10 @@ SGLANG_PUBLIC = {
                 "gpu_note": "Colab Tesla T4 (gpuType 'T4', sm75 float16 cast printed): the catalog's T4 with the older "
                             "drivers' 14.75 GiB total, since the printed 14.64 GiB free at 'Load weight begin' exceeds the "
                             "catalog's current-driver 14.56 GiB"}, None),
+    # gs_443: helper gs28 (2026-12-06, session 28): a Colab L4 setup notebook committed with its outputs (sgl-project/sglang,
+    # 690AB/sglang_setup.ipynb): Qwen2.5-1.5B-Instruct from a source install of the v0.5.6 bump commit, every flag at its default
+    "gs_443": ("0.5.6", "source checkout at 7ae368efd 'chore: bump SGLang version to 0.5.6' (printed); the printed ServerArgs "
+                        "has exactly the 0.5.6 wheel's 287 fields", {}, None),
 }
 
 # --- vLLM ------------------------------------------------------------------------------------------------------
