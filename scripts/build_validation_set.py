@@ -1963,6 +1963,29 @@ SGLANG_PUBLIC = {
     # tp 8 on MI355X, a main build of 2026-08-12 (after the 0.5.17 wheel), fp8_e4m3 KV, context 11,264, radix cache off
     "gs_423": ("0.5.17", "dev build 0.5.17.dev20260812+gdc5f6c4883 (main after the 0.5.17 wheel of 2026-08-08)",
                {"disable_radix_cache": True}, None),
+    # gs_441: helper gs28 (2026-12-06, session 28): an executed notebook of yukimaru77/qwen35-sglang-demo (the docker logs
+    # cell): Qwen3.5-4B on a GB10 with lmsysorg/sglang:latest-cu130-runtime of 2026-03-30, mfs 0.8, context 32,768
+    "gs_441": ("0.5.9", "image latest-cu130-runtime run 2026-03-30 (0.5.10 is dated 2026-04-05); the printed ServerArgs has "
+                        "exactly the 0.5.9 wheel's 328 fields",
+               {"gpu_catalog": {"gpu": "GB10", "note": "nvidia-smi 'NVIDIA GB10' (unified memory, memory 'Not Supported') and "
+                                "torch's 'Found GPU0 NVIDIA GB10 ... capability 12.1': the catalog's GB10 (119.63 GiB)"},
+                "free_at_start": {
+                    "gib": 110.63,
+                    "line": "[2026-03-30 23:08:01] Load weight begin. avail mem=110.63 GB",
+                    "evidence": "SGLang's pre_model_load_memory ('Load weight begin. avail mem', GiB printed as 'GB') of the "
+                                "GB10's 119.63 GiB unified memory: the host held ~9.0 GiB (as gs_240's ~7.9 GiB)"}}, None),
+    # gs_442: helper gs28 (2026-12-06, session 28): a Colab notebook committed with its outputs (jinho-choi123/sglang,
+    # sglang.ipynb): Qwen2.5-0.5B-Instruct on a T4 with sglang 0.4.3.post2, every memory flag at its default
+    "gs_442": ("0.4.3.post2", "install '>=0.4.3.post2' on 2025-02-20 (post3's wheel is of 2025-03-06); the printed ServerArgs "
+                              "has exactly the 0.4.3.post2 wheel's 98 fields",
+               {"gpu_total_gib": 14.75,
+                "gpu_note": "Colab Tesla T4 (gpuType 'T4', sm75 float16 cast printed): the catalog's T4 with the older "
+                            "drivers' 14.75 GiB total, since the printed 14.64 GiB free at 'Load weight begin' exceeds the "
+                            "catalog's current-driver 14.56 GiB"}, None),
+    # gs_443: helper gs28 (2026-12-06, session 28): a Colab L4 setup notebook committed with its outputs (sgl-project/sglang,
+    # 690AB/sglang_setup.ipynb): Qwen2.5-1.5B-Instruct from a source install of the v0.5.6 bump commit, every flag at its default
+    "gs_443": ("0.5.6", "source checkout at 7ae368efd 'chore: bump SGLang version to 0.5.6' (printed); the printed ServerArgs "
+                        "has exactly the 0.5.6 wheel's 287 fields", {}, None),
 }
 
 # --- vLLM ------------------------------------------------------------------------------------------------------
