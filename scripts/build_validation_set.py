@@ -1463,6 +1463,13 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # Mistral-Small-3.1-24B), the flags of vp_864-vp_882 (vp_923-vp_930)
     **{f"vp_{n}": ("0.19.0", "printed 'version 0.19.0' / 'Initializing a V1 LLM engine (v0.19.0)'",
                    {"enable_prefix_caching": False}, None) for n in range(923, 931)},
+    # helper bl28 (2026-12-06, session 28), added blind: samilazrak/vllm-optimization-lab (a7b193a3), the committed
+    # start-up logs results/raw/{base,awq,tuned}.startup.log of a re-run of a book's chapter-9 lab on one L40S with
+    # vLLM 0.29.0: Qwen3-14B at the defaults (vp_931), Qwen3-14B-AWQ with --quantization awq (vp_932) and the 'tuned'
+    # AWQ start at 0.95, --max-num-seqs 512, --max-num-batched-tokens 8192 (vp_933); each log names the FlashInfer
+    # top-k/top-p sampler
+    **{f"vp_{n}": ("0.29.0", "printed 'version 0.29.0' / 'Initializing a V1 LLM engine (v0.29.0)'",
+                   {"topk_topp_sampler": "flashinfer"}, None) for n in range(931, 934)},
 }
 
 _A100_QWEN_MTP = {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 1,
