@@ -1470,6 +1470,12 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # top-k/top-p sampler
     **{f"vp_{n}": ("0.29.0", "printed 'version 0.29.0' / 'Initializing a V1 LLM engine (v0.29.0)'",
                    {"topk_topp_sampler": "flashinfer"}, None) for n in range(931, 934)},
+    # helper bl28: ajith-sirra-amd/InferenceMAX_Rocm_Team (59882861), the committed server.log / vllm_command.txt of the
+    # 'agentic' MiniMax-M2.5 FP8 sweep on MI355X (vLLM 0.22.0 ROCm, ROCM_AITER_FA, fp8 KV, --block-size 32, util 0.95,
+    # --no-async-scheduling), the offload-none arm: tp 1 at --max-num-seqs 1 / 16 (vp_934 / vp_935), tp 2 at 1 / 16
+    # (vp_936 / vp_937)
+    **{f"vp_{n}": ("0.22.0", "printed 'version 0.22.0' / 'Initializing a V1 LLM engine (v0.22.0)'",
+                   {"no_async_scheduling": True}, None) for n in range(934, 938)},
 }
 
 _A100_QWEN_MTP = {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 1,
