@@ -1476,6 +1476,9 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # (vp_936 / vp_937)
     **{f"vp_{n}": ("0.22.0", "printed 'version 0.22.0' / 'Initializing a V1 LLM engine (v0.22.0)'",
                    {"no_async_scheduling": True}, None) for n in range(934, 938)},
+    # helper bl28: a study-group blog post (sirzzang/sirzzang.github.io, search-index id 61577975174): Qwen3-32B bf16 on
+    # one RTX PRO 6000 Blackwell Server Edition, vLLM 0.27.1, 2,048, util 0.90, the 'vanilla' server's quoted figures
+    "vp_938": ("0.27.1", "stated: 'vLLM 0.27.1' (the post's table; the notebook prints 'vllm  0.27.1')", {}, None),
 }
 
 _A100_QWEN_MTP = {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 1,
