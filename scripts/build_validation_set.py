@@ -1463,6 +1463,22 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # Mistral-Small-3.1-24B), the flags of vp_864-vp_882 (vp_923-vp_930)
     **{f"vp_{n}": ("0.19.0", "printed 'version 0.19.0' / 'Initializing a V1 LLM engine (v0.19.0)'",
                    {"enable_prefix_caching": False}, None) for n in range(923, 931)},
+    # helper bl28 (2026-12-06, session 28), added blind: samilazrak/vllm-optimization-lab (a7b193a3), the committed
+    # start-up logs results/raw/{base,awq,tuned}.startup.log of a re-run of a book's chapter-9 lab on one L40S with
+    # vLLM 0.29.0: Qwen3-14B at the defaults (vp_931), Qwen3-14B-AWQ with --quantization awq (vp_932) and the 'tuned'
+    # AWQ start at 0.95, --max-num-seqs 512, --max-num-batched-tokens 8192 (vp_933); each log names the FlashInfer
+    # top-k/top-p sampler
+    **{f"vp_{n}": ("0.29.0", "printed 'version 0.29.0' / 'Initializing a V1 LLM engine (v0.29.0)'",
+                   {"topk_topp_sampler": "flashinfer"}, None) for n in range(931, 934)},
+    # helper bl28: ajith-sirra-amd/InferenceMAX_Rocm_Team (59882861), the committed server.log / vllm_command.txt of the
+    # 'agentic' MiniMax-M2.5 FP8 sweep on MI355X (vLLM 0.22.0 ROCm, ROCM_AITER_FA, fp8 KV, --block-size 32, util 0.95,
+    # --no-async-scheduling), the offload-none arm: tp 1 at --max-num-seqs 1 / 16 (vp_934 / vp_935), tp 2 at 1 / 16
+    # (vp_936 / vp_937)
+    **{f"vp_{n}": ("0.22.0", "printed 'version 0.22.0' / 'Initializing a V1 LLM engine (v0.22.0)'",
+                   {"no_async_scheduling": True}, None) for n in range(934, 938)},
+    # helper bl28: a study-group blog post (sirzzang/sirzzang.github.io, search-index id 61577975174): Qwen3-32B bf16 on
+    # one RTX PRO 6000 Blackwell Server Edition, vLLM 0.27.1, 2,048, util 0.90, the 'vanilla' server's quoted figures
+    "vp_938": ("0.27.1", "stated: 'vLLM 0.27.1' (the post's table; the notebook prints 'vllm  0.27.1')", {}, None),
 }
 
 _A100_QWEN_MTP = {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 1,

@@ -231,15 +231,18 @@ def test_capacity_logs_with_a_config_do_not_regress():
     (SpecDecoding-Study's vLLM 0.24.0 starts, the validation set's Llama-3.1-8B-Instruct / assembled AWQ-INT4 configs,
     the EAGLE-3 head's config as a quoted --speculative-config) print the anchor: 455 and 438. Helper miss24 (2026-12-06): sg_529 takes BAAI/bge-m3's config and vl_943 the corpus's
     MiniMax-M2 architecture block (its recipe's checkpoint, cyankiwi/MiniMax-M2.7-AWQ-4bit); merged (lead, session 24): 455 and 440. Helper bl24b (2026-12-06): vl_1045-vl_1059, each with the validation set's config; merged (lead, session 24): 472 and 457.
-    Helper bl27 (2026-12-06): vl_1060-vl_1067 (vp_923-vp_930), each with the validation set's config: 518 and 503."""
+    Helper bl27 (2026-12-06): vl_1060-vl_1067 (vp_923-vp_930), each with the validation set's config: 518 and 503.
+    Helper bl28 (2026-12-06, session 28): vl_1100-vl_1112 print the anchor, each with a config (vl_1100-vl_1106 the
+    validation set's for vp_931-vp_937; vl_1107-vl_1112 the set's MiniMax-M2.5 / Kimi-K2.5 architecture for AMD Quark MXFP4
+    and ModelOpt NVFP4 checkpoints, fidelity partial): 534 and 519."""
     anchored = [e for e in MAP if _prints_capacity_anchor(e)]
-    assert len(anchored) == 524  # + gs28: sg_630-sg_632; + bl27: vl_1060-vl_1067; + gs27b: sg_568; + gs27: sg_606, sg_607; + gs26: sg_594-sg_605 but the fragment sg_596; + bl23b: vl_1015-vl_1029; + bl24: vl_1030-vl_1044; + gs24b: sg_563, sg_564; + bl24b: vl_1045-vl_1059
+    assert len(anchored) == 537  # + bl28: vl_1100-vl_1112; + gs28: sg_630-sg_632; + bl27: vl_1060-vl_1067; + gs27b: sg_568; + gs27: sg_606, sg_607; + gs26: sg_594-sg_605 but the fragment sg_596; + bl23b: vl_1015-vl_1029; + bl24: vl_1030-vl_1044; + gs24b: sg_563, sg_564; + bl24b: vl_1045-vl_1059
     # + helper gs24 (2026-12-06): sg_548-sg_559 (gs_353-gs_364), each with the validation set's config
     # + helper gs25c (2026-12-06, session 25): sg_560 (gs_365), the validation set's Qwen3-Next-80B-A3B-Instruct config
     # + helper gs25b (2026-12-06, session 25): sg_580-sg_593 (gs_395-gs_408), each with the validation set's config
     # + helper gs26 (2026-12-06, session 26): sg_594-sg_605 (gs_409-gs_420), each with the validation set's config
     # + helper gs27b (2026-12-06, session 27): sg_568 (gs_380), the validation set's Qwen3-30B-A3B-FP8 config
-    assert sum(1 for e in anchored if e["config"]) >= 509  # + gs28's sg_630-sg_632; + bl27's 8, gs27's sg_606 / sg_607
+    assert sum(1 for e in anchored if e["config"]) >= 522  # + bl28's 13; + gs28's sg_630-sg_632; + bl27's 8, gs27's sg_606 / sg_607
 
 
 # --- plan flags quoted from the source threads (issue 12: "Plan flags given on the command line fill in what the

@@ -32,6 +32,14 @@ NOT_EVIDENCE: dict[str, str] = {
            "printed): held out of the fit in round bl27, which adds logs blind and changes no constant (helper bl27, "
            "added blind)"
        for vl in [f"vl_{n}" for n in range(1060, 1068)]},
+    **{vl: "a vLLM 0.29.0 start on one L40S (samilazrak/vllm-optimization-lab: Qwen3-14B, Qwen3-14B-AWQ; the utilisation "
+           "hint printed): held out of the fit in round bl28, which adds logs blind and changes no constant (helper bl28, "
+           "added blind)"
+       for vl in ("vl_1100", "vl_1101", "vl_1102")},
+    **{vl: "a vLLM 0.22.0 start of Kimi-K2.5-NVFP4 on B200 (InferenceMAX_Rocm_Team, tp 8 / tp 4; 'Estimated CUDA graph "
+           "memory' printed with VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0, no capture counts): held out of the fit in "
+           "round bl28, which adds logs blind and changes no constant (helper bl28, added blind)"
+       for vl in ("vl_1111", "vl_1112")},
     "vl_938": "club-3090#104's KV-pool excerpt (a 0.21+ start of Qwen3.6-27B AutoRound with MTP on 2x RTX 3090): the "
               "utilisation hint of both workers without the capture sizes, the model's flags or the card's total, so "
               "no row is read off it (helper ex23, added in the held-back round)",
