@@ -68,8 +68,8 @@ TRIGGERS = (
     "The memory capacity", "NCCL WARN", "NCCL error", "ProcessGroupNCCL", "Error", "Exception", "Custom allreduce",
     "EngineCore failed", "Engine core", "Scheduler hit", "Failed to load model", "Received sigquit",
     "Initialization failed", "Worker failed", "Exit",  # _EXCEPTION's classes end in Error, Exception or Exit
-    # the host's OOM killer (failures._HOST_OOM) and vLLM's CPU KV-space check (failures._CPU_KV)
-    "OOM", "Out of memory: Killed", "Available memory on node",
+    # failures: host OOM killer (_HOST_OOM), CPU KV space (_CPU_KV), custom all-reduce CUDACHECK, vLLM V1's 'Worker proc'
+    "OOM", "Out of memory: Killed", "Available memory on node", "Failed: Cuda error", "Worker proc",
     "Traceback", 'File "', "_WEIGHT", "LONG_MAX_MODEL_LEN",  # + engine variables (logs.run.env_settings)
     # engine source names in headers, tracebacks and quoted call trees (tpkit.logs.engine.SOURCE_NAMES)
     "_runner", "_worker", "_memory", "_max_num_token",
