@@ -231,9 +231,11 @@ def test_capacity_logs_with_a_config_do_not_regress():
     (SpecDecoding-Study's vLLM 0.24.0 starts, the validation set's Llama-3.1-8B-Instruct / assembled AWQ-INT4 configs,
     the EAGLE-3 head's config as a quoted --speculative-config) print the anchor: 455 and 438. Helper miss24 (2026-12-06): sg_529 takes BAAI/bge-m3's config and vl_943 the corpus's
     MiniMax-M2 architecture block (its recipe's checkpoint, cyankiwi/MiniMax-M2.7-AWQ-4bit); merged (lead, session 24): 455 and 440. Helper bl24b (2026-12-06): vl_1045-vl_1059, each with the validation set's config; merged (lead, session 24): 472 and 457.
-    Helper bl27 (2026-12-06): vl_1060-vl_1067 (vp_923-vp_930), each with the validation set's config: 518 and 503."""
+    Helper bl27 (2026-12-06): vl_1060-vl_1067 (vp_923-vp_930), each with the validation set's config: 518 and 503.
+    Helper ex28 (2026-12-06): of the held-back round's 25 logs only vl_1154 (openPangu Ultra MoE, no config) prints
+    the anchor: 522, the configs unchanged."""
     anchored = [e for e in MAP if _prints_capacity_anchor(e)]
-    assert len(anchored) == 521  # + bl27: vl_1060-vl_1067; + gs27b: sg_568; + gs27: sg_606, sg_607; + gs26: sg_594-sg_605 but the fragment sg_596; + bl23b: vl_1015-vl_1029; + bl24: vl_1030-vl_1044; + gs24b: sg_563, sg_564; + bl24b: vl_1045-vl_1059
+    assert len(anchored) == 522  # + ex28: vl_1154 (no config); + bl27: vl_1060-vl_1067; + gs27b: sg_568; + gs27: sg_606, sg_607; + gs26: sg_594-sg_605 but the fragment sg_596; + bl23b: vl_1015-vl_1029; + bl24: vl_1030-vl_1044; + gs24b: sg_563, sg_564; + bl24b: vl_1045-vl_1059
     # + helper gs24 (2026-12-06): sg_548-sg_559 (gs_353-gs_364), each with the validation set's config
     # + helper gs25c (2026-12-06, session 25): sg_560 (gs_365), the validation set's Qwen3-Next-80B-A3B-Instruct config
     # + helper gs25b (2026-12-06, session 25): sg_580-sg_593 (gs_395-gs_408), each with the validation set's config
