@@ -20,7 +20,8 @@ from __future__ import annotations
 
 from tpkit.logs.lazyre import lazy
 from tpkit.logs.phases import (_LOAD_OOM, MARKER_NEEDLES, STEP_ORDER, dummy_run_phase,  # noqa: F401
-                               frame_phase, load_phase, marker, marker_phase, traceback_phase, warmup_phase)
+                               frame_phase, load_only_phase, load_phase, marker, marker_phase, traceback_phase,
+                               warmup_phase)
 from tpkit.logs.prefix import RankKey
 from tpkit.logs.printed import PrintedCount, PrintedSize, count_from_text, size_from_text
 from tpkit.records import dataclass
@@ -359,7 +360,7 @@ def detect(message: str, after: str) -> list[tuple[str, str, tuple, tuple, str]]
     m = _CUSTOM_AR_CUDACHECK.search(message)
     if m:
         found.append(("exception", "error", (), (), f"CUDA error: {m.group(3)} ({m.group(1).rsplit('/', 1)[-1]}:"
-                                                   f"{m.group(2)}, the custom all-reduce kernels' CUDACHECK)"))
+                                                   f"{m.group(2)}, a CUDACHECK exit)"))
     if "Capture cuda graph failed" in message:
         found.append(("cuda_graph_capture_failed", "error", (), (), message.split("failed:", 1)[-1].strip()[:200]))
     found += _notices(message, oom=any(f[0] == "cuda_oom" for f in found))

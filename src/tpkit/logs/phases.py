@@ -7,7 +7,7 @@ import re
 
 from tpkit.logs.lazyre import lazy
 
-__all__ = ["frame_phase", "traceback_phase", "dummy_run_phase", "warmup_phase", "load_phase", "marker",
+__all__ = ["frame_phase", "traceback_phase", "load_only_phase", "dummy_run_phase", "warmup_phase", "load_phase", "marker",
            "marker_phase", "STEP_ORDER", "MARKER_NEEDLES"]
 
 _FRAME_RULES = (
@@ -165,4 +165,18 @@ def warmup_phase(message: str, state: str | None) -> tuple[str, str] | None:
     if state in _AFTER_KV and _WARMUP_OOM.search(message):
         return ("first_request", "vLLM's sampler/pooler warm-up (compile_or_warm_up_model), logged after the KV "
                                  f"cache was sized (last start-up step {state})")
+    return None
+
+
+def load_only_phase(kind: str, furthest: str | None) -> tuple[str, str] | None:
+    """The phase of an out-of-memory error that no start-up step precedes, in a log whose furthest step is the weight
+    load (a 'Loading safetensors checkpoint shards' bar, 'Starting to load model', 'Load weight begin') and nothing
+    after it: no 'Model loading took' / 'Load weight end', no KV or graph line.  The run never got past the load, so
+    the OOM is the load's.  A loader's progress bar is written to stderr and flushed when it closes, which the
+    exception unwinding the loader does, so a paste often shows it below the error (vllm#31273: the OOM, then
+    'Loading safetensors checkpoint shards:   3% Completed | 1/37'; round ex28's vl_1141).  Only ``cuda_oom``: an
+    error of another kind can precede the load (a distributed init)."""
+    if kind == "cuda_oom" and furthest == "weights":
+        return ("weights", "no start-up step logged before it; the log's furthest step is the weight load (logged "
+                           "after it, nothing later): the run never got past loading the weights")
     return None

@@ -54,8 +54,7 @@ TRIGGERS = (
     "Application startup", "Uvicorn running", "Starting vLLM", "Available routes",
     # vLLM V1's top-k/top-p sampler choice (v1/sample/ops/topk_topp_sampler.py; the fallbacks say "PyTorch")
     "Using FlashInfer for top", "FlashInfer version >=",
-    # vLLM V1 profile_run under --skip-mm-profiling
-    "Skipping memory profiling",
+    "Skipping memory profiling",  # vLLM V1 profile_run under --skip-mm-profiling
     # vLLM's DeepSeek-V4 KV layout (tpkit.logs.settings._DSV4_FP8_LINE)
     "Using DeepSeek's",  # no digit: the prefilter reads templates with digits as 0
     # vLLM's mixed-precision kernel for a weight-only quantised linear method (tpkit.logs.settings._KERNEL_LINE)
@@ -399,9 +398,8 @@ class Scan:
         """A traceback cut before its exception line still says the start-up failed, and where.  An error nothing
         before it places takes the phase of a traceback or call tree quoted right after it (message, then stack)."""
         for i, f in enumerate(self.failures):
-            # vLLM "EngineCore failed to start." (v1/engine/core.py, 0.10.0, 0.19.1), SGLang "Scheduler hit an
-            # exception: {traceback}" (managers/scheduler.py, 0.4.3.post2, 0.5.23): the traceback below places it (mv4:
-            # vl_208; ex22: sg_525); ``_past`` keeps one a later traceback of the rank replaced (ex22: sg_511's rpyc)
+            # vLLM "EngineCore failed to start." (v1/engine/core.py, 0.10.0, 0.19.1), SGLang "Scheduler hit an exception:
+            # {traceback}" (scheduler.py, 0.4.3.post2, 0.5.23): the traceback below places it (mv4: vl_208; ex22: sg_525)
             after_header = f.evidence.startswith(("EngineCore failed to start", "Scheduler hit an exception")) and \
                 f.phase_evidence.startswith("last start-up step logged before it")
             if f.severity != "error" or (f.phase_evidence != _NO_STEP and not after_header):
@@ -411,6 +409,8 @@ class Scan:
             found = fl.traceback_phase(frames, f.phase_evidence.rpartition(": ")[2] if after_header else None)
             if found:
                 self.failures[i] = replace(f, phase=found[0], phase_evidence=f"{found[1]}, quoted after the error")
+            elif f.phase_evidence == _NO_STEP and (load := fl.load_only_phase(f.kind, self._state.get("*"))):
+                self.failures[i] = replace(f, phase=load[0], phase_evidence=load[1])
         if any(f.severity == "error" for f in self.failures):
             return
         cut = [(label, tb) for label, tb in self._tracebacks.items() if tb.frames and not tb.closed]
