@@ -428,7 +428,7 @@ def _may_fail(message: str) -> bool:
     return any(n in message for n in fl.FAILURE_NEEDLES)
 
 
-KEYWORDS_BYTES = re.compile(_KEYWORDS_PATTERN.encode())
+KEYWORDS_BYTES = re.compile(_KEYWORDS_PATTERN.encode() + rb"|pid=0{1,12}\)\n")  # + a bare "(Worker_TP0 pid=N)" line
 _LOWER_BYTES = tuple(w.encode() for w in LOWER_TRIGGERS)
 _DIGITS_BYTES = bytes.maketrans(b"123456789", b"000000000")
 
