@@ -88,9 +88,9 @@ CUDA_ERROR_OUT_OF_MEMORY): a custom op allocating through the driver, e.g. vLLM'
 (noonghunna/club-3090#60, round ex28's vl_1142)"""
 _CUSTOM_AR_CUDACHECK = lazy(r"Failed: Cuda error (\S{1,300}):(\d{1,7}) '([^'\n]{1,160})'")
 """the CUDACHECK macro of the custom all-reduce kernels: ``printf("Failed: Cuda error %s:%d '%s'\\n", __FILE__,
-__LINE__, cudaGetErrorString(e))`` then ``exit(EXIT_FAILURE)`` (the format string is in vLLM 0.11.0's ``_C.abi3.so``;
-vllm#56180 prints it from ``custom_all_reduce.cuh:164`` after CUDA-graph capture): the worker exits with no Python
-traceback, so the line is the only failure it leaves (round ex28's vl_1153)"""
+__LINE__, cudaGetErrorString(e))`` (the format string is in vLLM 0.11.0's ``_C.abi3.so``; vllm#56180 prints it from
+``custom_all_reduce.cuh:164`` after CUDA-graph capture, then 'Worker proc VllmWorker-0 died unexpectedly'): the worker
+ends with no Python traceback, so the line is the only failure it leaves (round ex28's vl_1153)"""
 _OOM_SIZES = (
     ("requested", lazy(r"Tried to allocate " + _SZ)),
     ("total", lazy(r"total capacit[yt]y? of " + _SZ)),
