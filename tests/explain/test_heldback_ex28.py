@@ -108,3 +108,18 @@ def test_an_oom_before_any_step_in_a_log_stuck_at_the_load_is_the_loads():
     assert explain_log(oom.encode()).diagnosis.phase == "other"
     assert explain_log((oom + "Loading safetensors checkpoint shards:   3% Completed | 1/37\n").encode()
                        ).diagnosis.phase == "weights"
+
+
+# --- a paste hard-wrapped mid-word at the terminal's width -------------------------------------------------------------
+def test_vllms_kv_error_wrapped_mid_word_is_read():
+    d = explain_log(log_bytes("vl_1140")).diagnosis
+    assert d.phase == "kv_pool" and "needs 4.26 GiB of KV cache, 4.25 GiB is available" in d.cause
+    assert d.fixes[0].flags == "--max-model-len 99760" and d.fixes[0].fits
+    head = ("(EngineCore pid=1) ValueError: To serve at least one request with the model's max seq len (100000), "
+            "(4.26 GiB KV cach")
+    kinds = [k for k, *_ in detect(head, "\ne is needed, which is larger than the available KV cache memory (4.25 GiB).")]
+    assert kinds == ["kv_too_small"]
+    # wrapped between words: the first reading (the break as a space) already holds it
+    (kind, _, sizes, _, _), = detect(head[:-4], "\ncache is needed, which is larger than the available KV cache "
+                                                "memory (4.25 GiB).")
+    assert kind == "kv_too_small" and dict(sizes)["needed"].value.bytes == round(4.26 * 2**30)

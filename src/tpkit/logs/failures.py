@@ -222,6 +222,10 @@ def _own_bytes(sizes) -> int | None:
 
 
 def _too_small(message: str) -> tuple[tuple, tuple, str] | None:
+    """vLLM's not-enough-KV error's numbers.  ``detect`` reads its region twice: with the line break after the record
+    as a space, then, when that finds no such error, with no separator at all: a terminal that hard-wraps a paste at
+    its width cuts words ("… (4.26 GiB KV cach" / "e is needed, …", SergiioB/intel-arc-pro-b70-inference-cookbook#4,
+    round ex28's vl_1140); the second reading only adds matches the first could not make."""
     message = " ".join(message.split())
     m = _V0_TOO_SMALL.search(message)
     if m:
@@ -324,7 +328,8 @@ def detect(message: str, after: str) -> list[tuple[str, str, tuple, tuple, str]]
         # the next lines: its numbers are read from the region after it (load_phase)
         found.append(("cuda_oom", "error", *_oom(_flat(_region(message, after, m.start())))))
     at = message.find("max seq len")
-    too_small = _too_small(_flat(_region(message, after, at))) if at >= 0 else None
+    region = _region(message, after, at) if at >= 0 else ""
+    too_small = (_too_small(_flat(region)) or _too_small(_flat(region.replace("\n", "", 1)))) if at >= 0 else None
     if too_small:
         found.append(("kv_too_small", "error", *too_small))
     at = _first(message, "No available memory for the cache blocks", "Not enough memory. Please try",
