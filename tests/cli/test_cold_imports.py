@@ -74,10 +74,11 @@ CASES = {
     # opt21, session 21); imported when options are built (not by the flag table), so the other cases stay as they were
     # every case +1: tpkit.cli.pasted, a pasted launch line and its engine variables read before argparse (ux25); perf
     # +1 more: tpkit.perf.context, split from perf/plan.py at its 500-line limit (ux25)
-    "explain sglang text": (["explain", KIMI_LOG], EXPLAIN_NOT + ("tpkit.explain.vllm", "tpkit.engines.vllm"), 95),
+    # explain +1: tpkit.logs.phases, split out of logs/failures.py to keep it under 500 lines (ex28)
+    "explain sglang text": (["explain", KIMI_LOG], EXPLAIN_NOT + ("tpkit.explain.vllm", "tpkit.engines.vllm"), 96),
     "explain sglang json": (["explain", KIMI_LOG, "--json"], EXPLAIN_NOT + ("tpkit.explain.vllm", "tpkit.engines.vllm"),
-                            94),
-    "explain vllm": (["explain", VLLM_LOG], EXPLAIN_NOT + ("tpkit.explain.sglang", "tpkit.engines.sglang.pool"), 91),  # +1 engines.vllm.maxlen (tidy27)
+                            95),
+    "explain vllm": (["explain", VLLM_LOG], EXPLAIN_NOT + ("tpkit.explain.sglang", "tpkit.engines.sglang.pool"), 92),  # +1 engines.vllm.maxlen (tidy27)
 }
 
 

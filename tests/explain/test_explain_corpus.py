@@ -39,6 +39,7 @@ a fitting fix on the log's own GPUs 97 / 102 -> 98 / 102; the four left are NO_N
 PHASE_WORDS = {"weight_load": "weights"}
 PARSER_PHASE_DISAGREES = {
     # the reader's phase differs from the label (tests/logs/test_corpus.py KNOWN says why)
+    "vl_1155": "held-back round ex28: the author's abridged lines place the OOM nowhere (tests/logs/test_corpus.py KNOWN)",
 }
 NO_NUMBERS = {
     # memory failures whose excerpt prints no number to re-plan from, and no model config in tests/
@@ -806,12 +807,14 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     Merged (lead, session 27): 469 of the 521 (90.0 %). Helper gs28 (2026-12-06, session 28): sg_630 / sg_631
     (gs_441 / gs_442, executed notebooks) hit blind: 471 of the 523 (90.1 %); sg_632 (gs_443) hits: 472 of the 524.
     Helper bl28 (2026-12-06, session 28): vl_1100-vl_1112 (vLLM 0.29.0 on an L40S; vLLM 0.21.0 / 0.22.0 on MI355X and B200:
-    MiniMax-M2.5 FP8 / MXFP4, Kimi-K2.5 MXFP4 / NVFP4) print the anchor and all 13 hit blind: 485 of the 537 (90.3 %)."""
+    MiniMax-M2.5 FP8 / MXFP4, Kimi-K2.5 MXFP4 / NVFP4) print the anchor and all 13 hit blind: 485 of the 537 (90.3 %).
+    Helper ex28 (2026-12-06, session 28): the held-back round's one anchored log, vl_1154 (openPangu Ultra MoE, eight
+    workers' 'Available KV cache memory', no capacity line), is n/a: 485 of the 538 (90.1 %)."""
     rows = _capacity_rows()
     misses = {r["id"] for r in rows if r["outcome"] == "miss"}
     assert misses <= KNOWN_MISSES, sorted(misses - KNOWN_MISSES)
     assert len(misses) <= 30  # cap27: - sg_563; miss27: - sg_401; gs27: + sg_606; cap26: - sg_220, sg_527, sg_528, sg_529 (31); gs26: + sg_598, sg_605 (35); miss24: 28 -> 23; gs24b: + sg_563, sg_564; gs24: + 7; amd24: - sg_551, sg_555; cap25: - vl_920, sg_494 (26); gs25b: + 5 (31); spread 0.06: + sg_022, sg_061 (33)
-    assert len(rows) == 537  # bl28: + vl_1100-vl_1112 (13 hits); gs28: + sg_630-sg_632 (all hit blind); bl27: + vl_1060-vl_1067 (8 hits); gs27b: + sg_568 (hits blind); gs27: + sg_606, sg_607; gs26: + 11 (sg_594-sg_605 but sg_596); gs25b: + 14; gs24: + 12; + helper gs24b (2026-12-06): sg_563 / sg_564 print the anchor and miss blind; + bl24b's 15
+    assert len(rows) == 538  # ex28: + vl_1154 (n/a: no capacity line); bl28: + vl_1100-vl_1112 (13 hits); gs28: + sg_630-sg_632 (all hit blind); bl27: + vl_1060-vl_1067 (8 hits); gs27b: + sg_568 (hits blind); gs27: + sg_606, sg_607; gs26: + 11 (sg_594-sg_605 but sg_596); gs25b: + 14; gs24: + 12; + helper gs24b (2026-12-06): sg_563 / sg_564 print the anchor and miss blind; + bl24b's 15
     # + helper gs25c (2026-12-06, session 25): sg_560 (gs_365) prints the anchor and hits blind
     sg402 = next(r for r in rows if r["id"] == "sg_402")
     assert sg402["outcome"] == "bound" and sg402["printed"] == 997846 and "KV budget sample:" in sg402["why"]
@@ -820,7 +823,7 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     assert all(r["outcome"] == "bound" and r["printed"] < r["range"][0] for r in gb10_mm.values())
     assert sum(r["outcome"] == "bound" for r in rows) == 6
     assert next(r for r in rows if r["id"] == "sg_082")["outcome"] == "hit"
-    assert sum(r["outcome"] == "n/a" for r in rows) <= 16  # ex22: sg_515, sg_522 (capture failed, no pin); ex23: vl_945, vl_958
+    assert sum(r["outcome"] == "n/a" for r in rows) <= 17  # ex28: vl_1154; ex22: sg_515, sg_522 (capture failed, no pin); ex23: vl_945, vl_958
     vl862 = next(r for r in rows if r["id"] == "vl_862")
     assert vl862["printed"] == 418304 and vl862["outcome"] == "hit"
     sg220 = next(r for r in rows if r["id"] == "sg_220")

@@ -158,14 +158,15 @@ def test_the_corpus_count():
     load the compiled graph(s) for compile range (1, 32768) from the cache'): 41 warm; merged (lead): 48 warm.
     Helper bl24 (2026-12-06, session 24): SpecDecoding-Study's vLLM 0.24.0 starts vl_1033-vl_1044 cold ('Cache the graph
     of compile range (1, 2048)' / '(1, 8192) for later use'); vl_1030-vl_1032 (--enforce-eager) compile nothing: 48 warm. Helper bl24b (2026-12-06): the same sweep's vl_1045-vl_1059: fourteen cold, vl_1051 (the explicit
-    --dtype bfloat16 run) warm: 49 warm. """
+    --dtype bfloat16 run) warm: 49 warm. Helper ex28 (2026-12-06): vl_1151 (WeClone#83, 'Directly load the compiled
+    graph for shape None from the cache') warm: 50 warm."""
     found = {"cold": [], "warm": [], None: []}
     for path in sorted((DATA / "vllm").glob("*.log")) + sorted((DATA / "validation").glob("*.log")):
         parsed = parse_log(path.read_bytes())
         if parsed.engine.engine == "vllm" or path.parent.name == "vllm":
             found[parsed.run.value("compile_cache")].append(path.stem)
     assert sorted(found["cold"]) == ["vl_025", "vl_044", "vl_050", "vl_056", "vl_1002", "vl_1003", "vl_1004", "vl_1015", "vl_1016", "vl_1017", "vl_1018", "vl_1019", "vl_1020", "vl_1021", "vl_1023", "vl_1024", "vl_1025", "vl_1026", "vl_1027", "vl_1028", "vl_1033", "vl_1034", "vl_1035", "vl_1036", "vl_1037", "vl_1038", "vl_1039", "vl_1040", "vl_1041", "vl_1042", "vl_1043", "vl_1044", "vl_1045", "vl_1046", "vl_1047", "vl_1048", "vl_1049", "vl_1050", "vl_1052", "vl_1053", "vl_1054", "vl_1055", "vl_1056", "vl_1057", "vl_1058", "vl_1059", "vl_1060", "vl_1061", "vl_1062", "vl_1063", "vl_1064", "vl_1065", "vl_1066", "vl_1067", "vl_1100", "vl_1101", "vl_1102", "vl_1103", "vl_1104", "vl_1105", "vl_1106", "vl_1107", "vl_1108", "vl_1109", "vl_1110", "vl_1111", "vl_1112", "vl_125", "vl_126", "vl_127", "vl_128", "vl_129", "vl_134", "vl_160", "vl_240", "vl_241", "vl_254", "vl_256", "vl_270", "vl_271", "vl_272", "vl_290", "vl_291", "vl_293", "vl_330", "vl_332", "vl_341", "vl_342", "vl_343", "vl_344", "vl_345", "vl_347", "vl_371", "vl_380", "vl_381", "vl_383", "vl_402", "vl_404", "vl_443", "vl_457", "vl_461", "vl_523", "vl_524", "vl_580", "vl_584", "vl_700", "vl_701", "vl_702", "vl_703", "vl_704", "vl_705", "vl_706", "vl_707", "vl_708", "vl_730", "vl_731", "vl_734", "vl_738", "vl_741", "vl_743", "vl_781", "vl_783", "vl_812", "vl_813", "vl_843", "vl_852", "vl_945"]
-    assert len(found["warm"]) == 49 and {"vl_1022", "vl_1029", "vl_1051"} <= set(found["warm"]) and {"vl_780", "vl_957", "vl_990", "vl_996"} <= set(found["warm"]) and {"vl_340", "vl_382", "vl_403", "vl_444", "vl_460"} <= set(found["warm"]) and {"vl_133", "vl_138", "vl_176", "vl_206", "vl_220", "vl_221",
+    assert len(found["warm"]) == 50 and "vl_1151" in found["warm"] and {"vl_1022", "vl_1029", "vl_1051"} <= set(found["warm"]) and {"vl_780", "vl_957", "vl_990", "vl_996"} <= set(found["warm"]) and {"vl_340", "vl_382", "vl_403", "vl_444", "vl_460"} <= set(found["warm"]) and {"vl_133", "vl_138", "vl_176", "vl_206", "vl_220", "vl_221",
                                           "vl_222", "vl_252", "vl_253", "vl_255"} <= set(found["warm"])
 
 

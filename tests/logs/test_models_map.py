@@ -234,9 +234,11 @@ def test_capacity_logs_with_a_config_do_not_regress():
     Helper bl27 (2026-12-06): vl_1060-vl_1067 (vp_923-vp_930), each with the validation set's config: 518 and 503.
     Helper bl28 (2026-12-06, session 28): vl_1100-vl_1112 print the anchor, each with a config (vl_1100-vl_1106 the
     validation set's for vp_931-vp_937; vl_1107-vl_1112 the set's MiniMax-M2.5 / Kimi-K2.5 architecture for AMD Quark MXFP4
-    and ModelOpt NVFP4 checkpoints, fidelity partial): 534 and 519."""
+    and ModelOpt NVFP4 checkpoints, fidelity partial): 534 and 519.
+    Helper ex28 (2026-12-06): of the held-back round's 25 logs only vl_1154 (openPangu Ultra MoE, no config) prints
+    the anchor: 538, the configs unchanged."""
     anchored = [e for e in MAP if _prints_capacity_anchor(e)]
-    assert len(anchored) == 537  # + bl28: vl_1100-vl_1112; + gs28: sg_630-sg_632; + bl27: vl_1060-vl_1067; + gs27b: sg_568; + gs27: sg_606, sg_607; + gs26: sg_594-sg_605 but the fragment sg_596; + bl23b: vl_1015-vl_1029; + bl24: vl_1030-vl_1044; + gs24b: sg_563, sg_564; + bl24b: vl_1045-vl_1059
+    assert len(anchored) == 538  # + ex28: vl_1154 (no config); + bl28: vl_1100-vl_1112; + gs28: sg_630-sg_632; + bl27: vl_1060-vl_1067; + gs27b: sg_568; + gs27: sg_606, sg_607; + gs26: sg_594-sg_605 but the fragment sg_596; + bl23b: vl_1015-vl_1029; + bl24: vl_1030-vl_1044; + gs24b: sg_563, sg_564; + bl24b: vl_1045-vl_1059
     # + helper gs24 (2026-12-06): sg_548-sg_559 (gs_353-gs_364), each with the validation set's config
     # + helper gs25c (2026-12-06, session 25): sg_560 (gs_365), the validation set's Qwen3-Next-80B-A3B-Instruct config
     # + helper gs25b (2026-12-06, session 25): sg_580-sg_593 (gs_395-gs_408), each with the validation set's config

@@ -19,7 +19,7 @@ from tpkit.records import dataclass
 from tpkit.units import Bytes, GiB, format_bytes
 
 __all__ = ["Fix", "Diagnosis", "MARGIN", "RENAMED", "INSTEAD", "release_fixes", "capture_error_not_memory",
-           "pool_error_not_memory",
+           "pool_error_not_memory", "custom_allreduce_fix",
            "MAX_FRACTION", "fp8_could_halve_weights", "bytes_text", "kv_heads_shard"]
 
 MARGIN = GiB(1)
@@ -118,7 +118,25 @@ def capture_error_not_memory(parsed) -> str | None:
         m = _CUDA_ERROR.search(t)
         if m:
             return m.group(1).strip()
-    return _exception_named(parsed.failures)
+    return _exception_named(parsed.failures) or _capture_wrapped(parsed.failures)
+
+
+_WRAPPED_MIN_CHARS = 30
+"""the shortest wrapped error read as a cause: every memory wording (``_MEMORY_WORDS``; 'CUDA error: out of memory'
+ends at character 25) shows within it, so a text cut shorter says nothing"""
+
+
+def _capture_wrapped(failures) -> str | None:
+    """The error SGLang's capture wrapper quotes, "Capture cuda graph failed: {e}" (``CudaGraphRunner.__init__``,
+    sglang 0.4.3.post2 and 0.5.9 wheels), when it is neither a CUDA error nor a Python exception class: a Triton
+    launch error ("Triton Error [CUDA]: an illegal memory access was encountered", sglang#1467) or a gloo transport
+    error ("[…gloo/transport/tcp/pair.cc:534] Connection closed by peer", sglang#4205) is not a lack of memory
+    either (round ex28: sg_672, sg_673).  The caller has already found no memory word in any failure; a quoted text
+    shorter than ``_WRAPPED_MIN_CHARS`` keeps the memory reading."""
+    for f in failures:
+        if f.kind == "cuda_graph_capture_failed" and len(f.detail.strip()) >= _WRAPPED_MIN_CHARS:
+            return f.detail.strip()
+    return None
 
 
 
@@ -233,3 +251,16 @@ def release_fixes(diagnosis, engine: str | None, version: str | None):
         return diagnosis
     fixes = tuple(_respell_fix(f, engine, version) for f in diagnosis.fixes)
     return diagnosis if fixes == diagnosis.fixes else replace(diagnosis, fixes=fixes)
+
+
+def custom_allreduce_fix(root: str) -> list[Fix]:
+    """``--disable-custom-all-reduce`` first when the capture's error comes from the custom all-reduce kernels: their
+    CUDACHECK names ``custom_all_reduce.cuh`` (``logs.failures._CUSTOM_AR_CUDACHECK``), and without them vLLM
+    all-reduces through NCCL (``distributed/device_communicators/cuda_communicator.py``: the ``CustomAllreduce`` is
+    built only ``if use_custom_allreduce``, which is ``parallel_state._ENABLE_CUSTOM_ALL_REDUCE``, off under ``--disable-custom-all-reduce``; vLLM 0.11.0 wheel), so
+    the graphs are still captured.  The custom all-reduce's IPC buffers are freed too, so the KV cache can only
+    grow; no token count is stated (round ex28: vllm#56180, vl_1153)."""
+    if "custom_all_reduce" not in root and "custom all-reduce" not in root:
+        return []
+    return [Fix(flags="--disable-custom-all-reduce", kv_tokens=None, fits=True,
+                why="all-reduce through NCCL instead of the custom kernels that failed; CUDA graphs stay on")]

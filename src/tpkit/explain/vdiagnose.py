@@ -7,7 +7,7 @@ import math
 from functools import partial
 
 from tpkit.explain.diagnose import (MAX_FRACTION, Diagnosis, Fix, bytes_text, kv_heads_shard, fp8_could_halve_weights,
-                                   capture_error_not_memory)
+                                   capture_error_not_memory, custom_allreduce_fix)
 from tpkit.explain.interval import mid_bytes
 from tpkit.explain.refusals import REFUSED
 from tpkit.units import Bytes, GiB, MiB
@@ -82,7 +82,7 @@ def diagnose_vllm(parsed, a, ctx) -> Diagnosis:
     elif phase == "cuda_graph" and (root := capture_error_not_memory(parsed)) is not None:
         cause = (f"CUDA-graph capture failed on an error that is not a lack of memory ({root}): a kernel or call in "
                  "the captured forward is not capturable; a lower --gpu-memory-utilization would not help")
-        short, fixes = None, [Fix(flags="--enforce-eager", kv_tokens=a.tokens_printed, fits=True,
+        short, fixes = None, [*custom_allreduce_fix(root), Fix(flags="--enforce-eager", kv_tokens=a.tokens_printed, fits=True,
                                   why="no CUDA graphs are captured (slower decode); the KV cache is unchanged")]
     elif phase == "cuda_graph":
         cause, short, fixes = _graph_failure(failure, a, tokens_for)

@@ -17,9 +17,11 @@ the same rank logged before it.
 
 from __future__ import annotations
 
-import re
 
 from tpkit.logs.lazyre import lazy
+from tpkit.logs.phases import (_LOAD_OOM, MARKER_NEEDLES, STEP_ORDER, dummy_run_phase,  # noqa: F401
+                               frame_phase, load_only_phase, load_phase, marker, marker_phase, traceback_phase,
+                               warmup_phase)
 from tpkit.logs.prefix import RankKey
 from tpkit.logs.printed import PrintedCount, PrintedSize, count_from_text, size_from_text
 from tpkit.records import dataclass
@@ -76,9 +78,19 @@ class Failure:
 
 
 _SZ = r"(\d{1,24}(?:\.\d{1,12})?) ?(GiB|MiB|KiB|bytes|GB|MB|KB|B)\b"
-_OOM = lazy(r"OutOfMemoryError|(?:CUDA|HIP|XPU|NPU) out of memory|CUDA error: out of memory|"
+_OOM = lazy(r"OutOfMemoryError|(?:CUDA|HIP|XPU|NPU) out of memory|CUDA (?:driver )?error: out of memory|"
                   r"cudaErrorMemoryAllocation|RuntimeError: out of memory|NCCL WARN .{0,80}out of memory|"
                   r"Tried to allocate \d|has a total capacit[yt]y? of \d")
+"""a CUDA out-of-memory error in any of its wordings. 'CUDA driver error: out of memory' is torch's for a failed
+driver-API call (``C10_CUDA_DRIVER_CHECK``, torch 2.13 include/c10/cuda/driver_api.h: "CUDA driver error: " and the
+driver's error string, which is "out of memory" for
+CUDA_ERROR_OUT_OF_MEMORY): a custom op allocating through the driver, e.g. vLLM's ``gptq_marlin_repack``
+(noonghunna/club-3090#60, round ex28's vl_1142)"""
+_CUSTOM_AR_CUDACHECK = lazy(r"Failed: Cuda error (\S{1,300}):(\d{1,7}) '([^'\n]{1,160})'")
+"""the CUDACHECK macro of the custom all-reduce kernels: ``printf("Failed: Cuda error %s:%d '%s'\\n", __FILE__,
+__LINE__, cudaGetErrorString(e))`` (the format string is in vLLM 0.11.0's ``_C.abi3.so``; vllm#56180 prints it from
+``custom_all_reduce.cuh:164`` after CUDA-graph capture, then 'Worker proc VllmWorker-0 died unexpectedly'): the worker
+ends with no Python traceback, so the line is the only failure it leaves (round ex28's vl_1153)"""
 _OOM_SIZES = (
     ("requested", lazy(r"Tried to allocate " + _SZ)),
     ("total", lazy(r"total capacit[yt]y? of " + _SZ)),
@@ -161,7 +173,7 @@ FAILURE_NEEDLES = ("OutOfMemory", "out of memory", "Failed to load model - not e
                    "max seq len",
                    "No available memory for the cache blocks", "Not enough memory", "leave no GPU memory",
                    "memory capacity is unbalanced", "GPU memory for hybrid", "Free memory on device",
-                   "Capture cuda graph failed",
+                   "Capture cuda graph failed", "Failed: Cuda error",
                    "NCCL", "nccl", "DistBackendError", "OOM-killed", "OOM killed", "OOMKilled", "Killed process",
                    "Custom allreduce is disabled", "EngineCore failed",
                    "Engine core initialization failed", "Scheduler hit an exception", "sigquit",
@@ -181,13 +193,39 @@ def _oom(window: str) -> tuple[tuple, tuple, str]:
             size = size_from_text(m.group(1), m.group(2), meaning=f"torch OOM message: {name.replace('_', ' ')}")
             if size is not None:
                 sizes.append((name, size))
-    others = [f"process {pid} holds {num} {unit}" for pid, num, unit in _OTHER_PROCESS.findall(window)[:16]]
+    own = _own_bytes(sizes)
+    total = next((z.value.bytes for n, z in sizes if n == "total"), None)
+    others = []
+    for pid, num, unit in _OTHER_PROCESS.findall(window)[:16]:
+        held = size_from_text(num, unit, meaning="torch OOM message: a listed process's memory in use")
+        same = own is not None and total is not None and held is not None and held.value.bytes + own > total
+        others.append(f"process {pid} holds {num} {unit}" + (
+            " (this process itself, seen under another PID: with the memory PyTorch holds here it would exceed the "
+            "card's total)" if same else ""))
     gpu = _GPU_INDEX.search(window)
     detail = "; ".join(([f"GPU {gpu.group(1)}"] if gpu else []) + others)
     return tuple(sizes), (), detail
 
 
+def _own_bytes(sizes) -> int | None:
+    """The memory the failing process's PyTorch holds (allocated + reserved but unallocated), when printed.
+
+    torch's OOM message names the failing process "this process" only when an NVML process id equals its own
+    ``getpid()``; inside a container's PID namespace the ids differ, so the process itself is listed as "Process N
+    has X memory in use" (vllm#31273: 'Process 691170 has 139.65 GiB' beside '139.21 GiB is allocated by PyTorch'
+    on a 139.72 GiB card, from the EngineCore of pid 556790).  A listed process whose memory, added to what
+    PyTorch holds in the failing process, exceeds the card's total can only be that process (round ex28: vl_1141)."""
+    got = {n: z.value.bytes for n, z in sizes}
+    if "torch_allocated" not in got:
+        return None
+    return got["torch_allocated"] + got.get("torch_reserved_unallocated", 0)
+
+
 def _too_small(message: str) -> tuple[tuple, tuple, str] | None:
+    """vLLM's not-enough-KV error's numbers.  ``detect`` reads its region twice: with the line break after the record
+    as a space, then, when that finds no such error, with no separator at all: a terminal that hard-wraps a paste at
+    its width cuts words ("… (4.26 GiB KV cach" / "e is needed, …", SergiioB/intel-arc-pro-b70-inference-cookbook#4,
+    round ex28's vl_1140); the second reading only adds matches the first could not make."""
     message = " ".join(message.split())
     m = _V0_TOO_SMALL.search(message)
     if m:
@@ -290,7 +328,8 @@ def detect(message: str, after: str) -> list[tuple[str, str, tuple, tuple, str]]
         # the next lines: its numbers are read from the region after it (load_phase)
         found.append(("cuda_oom", "error", *_oom(_flat(_region(message, after, m.start())))))
     at = message.find("max seq len")
-    too_small = _too_small(_flat(_region(message, after, at))) if at >= 0 else None
+    region = _region(message, after, at) if at >= 0 else ""
+    too_small = (_too_small(_flat(region)) or _too_small(_flat(region.replace("\n", "", 1)))) if at >= 0 else None
     if too_small:
         found.append(("kv_too_small", "error", *too_small))
     at = _first(message, "No available memory for the cache blocks", "Not enough memory. Please try",
@@ -323,6 +362,10 @@ def detect(message: str, after: str) -> list[tuple[str, str, tuple, tuple, str]]
         count = count_from_text(m.group(1), meaning="KV tokens SGLang profiled (negative: no room for the KV pool)")
         found.append(("kv_budget_non_positive", "error", (), (("profiled_tokens", count),),
                       "the profiled KV token count is negative"))
+    m = _CUSTOM_AR_CUDACHECK.search(message)
+    if m:
+        found.append(("exception", "error", (), (), f"CUDA error: {m.group(3)} ({m.group(1).rsplit('/', 1)[-1]}:"
+                                                   f"{m.group(2)}, a CUDACHECK exit)"))
     if "Capture cuda graph failed" in message:
         found.append(("cuda_graph_capture_failed", "error", (), (), message.split("failed:", 1)[-1].strip()[:200]))
     found += _notices(message, oom=any(f[0] == "cuda_oom" for f in found))
@@ -353,147 +396,3 @@ KIND_ENGINE = {"kv_too_small": "vllm", "startup_free_memory": "vllm", "cpu_kv_sp
 KIND_PHASE = {"kv_too_small": "kv_pool", "no_kv_memory": "kv_pool", "kv_budget_non_positive": "kv_pool",
               "imbalance": "imbalance", "startup_free_memory": "other", "cuda_graph_capture_failed": "cuda_graph",
               "cpu_kv_space": "kv_pool", "host_oom_killed": "other", "hybrid_state_memory": "kv_pool"}
-
-_FRAME_RULES = (
-    ("cuda_graph", lazy(r"captur|cuda_?graph|cudagraph|graph_runner|init_device_graphs", re.I)),
-    # create_weights: a linear / MoE layer's quant method allocates its parameters while the model is built, inside
-    # load_model (vLLM model_executor/layers/linear.py LinearBase.__init__, which SGLang <= 0.3 imported from vLLM)
-    ("weights", lazy(r"load_model|load_weights|weight_loader|get_model\b|_initialize_model|model_loader|"
-                           r"loader\.py|initialize_model|create_weights")),
-    # vLLM V1's warm-up runs after the KV tensors exist: the executor's initialize_from_config calls the workers'
-    # initialize_from_config (KV allocation), then compile_or_warm_up_model (capture_model, matched above, then
-    # warmup_kernels / the dummy sampler run): v1/executor/abstract.py initialize_from_config and
-    # v1/worker/gpu_worker.py compile_or_warm_up_model, vLLM 0.10.0 and 0.23.0 wheels. Checked before kv_pool, whose
-    # pattern the outer frames (_initialize_kv_caches, initialize_from_config) also match.
-    ("first_request", lazy(r"compile_or_warm_up_model|warmup_kernels")),
-    ("kv_pool", lazy(r"memory_pool|init_memory_pool|profile_max_num_token|_init_pools|_create_buffers|"
-                           r"kv_cache|profile_run|determine_available_memory|determine_num_available_blocks|"
-                           r"initialize_cache|initialize_from_config|cache_engine|_allocate_kv")),
-    ("other", lazy(r"init_device|init_torch_distributed|init_distributed_environment|"
-                         r"initialize_model_parallel|init_worker_distributed_environment")),
-    # SGLang <= 0.2's serving loop: tp_worker.py exposed_step -> forward_step -> forward_prefill_batch /
-    # forward_decode_batch (forward_fill_batch in router/model_rpc.py, 0.1.x): requests being served
-    ("first_request", lazy(r"execute_model|forward_batch_generation|run_batch|event_loop|sample_tokens|"
-                                 r"process_input_requests|_process_engine_step|step_with_batch_queue|"
-                                 r"exposed_step|forward_step|forward_(?:prefill|decode|fill)_batch")),
-)
-
-
-_GRAPH_PASS_THROUGH = lazy(r"^__call__ \(cuda_graph\.py\)$")
-"""vLLM's ``CUDAGraphWrapper.__call__`` (``vllm/compilation/cuda_graph.py``, 0.10.1 … 0.33.0): every compiled forward
-goes through it, and with ``CUDAGraphMode.NONE`` ("could mean the profile run, a warmup run, or running without
-cudagraphs", its own comment) it only calls the wrapped runnable; capture shows as the callers' frames
-(``capture_model``, ``_capture_cudagraphs``), so this frame alone names no graph phase (helper mv1: vl_107, an
-OOM in inductor autotuning under ``profile_run``)"""
-
-
-def frame_phase(frames: list[str]) -> tuple[str, str] | None:
-    """(phase, evidence) from traceback frames ``"func (file.py)"``, most specific rule first (vLLM's CUDA-graph
-    wrapper's pass-through ``__call__`` is not a graph frame: ``_GRAPH_PASS_THROUGH``)."""
-    for phase, pattern in _FRAME_RULES:
-        for frame in reversed(frames):
-            if phase == "cuda_graph" and _GRAPH_PASS_THROUGH.search(frame):
-                continue
-            if pattern.search(frame):
-                return phase, f"traceback frame {frame}"
-    return None
-
-
-_MARKERS = (
-    ("serving", ("ready to roll", "Application startup complete", "Uvicorn running", "Starting vLLM API server",
-                 "Available routes are")),
-    ("graph_done", ("graph end", "Graph capturing finished")),
-    ("graph", ("graph begin", "Capturing cudagraphs", "Capturing CUDA graph", "Capturing the model for CUDA graphs",
-               "Capture cuda graph bs")),
-    # vLLM V1 with kv_cache_memory_bytes prints 'reserved X GiB memory for KV Cache as specified by …' where it would
-    # print 'Available KV cache memory'; 'torch.compile took' is 'takes' reworded (both: 0.26.0 wheel, ex23)
-    ("kv_done", ("KV Cache is allocated", "Memory pool end", "Available KV cache memory", "GPU KV cache size",
-                 " blocks: ", "for KV Cache is", "kv_cache_size=", "memory for KV Cache as specified by")),
-    ("weights_done", ("Load weight end", "Model loading took", "Loading model weights took", "Loading weights took",
-                      "torch.compile takes", "torch.compile took", "Dynamo bytecode transform time")),
-    ("weights", ("Load weight begin", "Starting to load model", "Loading safetensors checkpoint shards")),
-    ("dist", ("Init torch distributed begin",)),
-)
-STEP_ORDER = ("dist", "weights", "weights_done", "kv_done", "graph", "graph_done", "serving")
-_STATE_PHASE = {"dist": "other", "weights": "weights", "weights_done": "kv_pool", "kv_done": "kv_pool",
-                "graph": "cuda_graph", "graph_done": "first_request", "serving": "first_request"}
-MARKER_NEEDLES = tuple(n for _, needles in _MARKERS for n in needles)
-
-
-def marker(message: str) -> str | None:
-    """The start-up step a record marks, if any."""
-    for state, needles in _MARKERS:
-        if any(n in message for n in needles):
-            return state
-    return None
-
-
-def marker_phase(state: str | None) -> str:
-    """The diagnosis phase (``weights``, ``kv_pool``, ``cuda_graph`` …) of the last start-up step seen; ``other`` for
-    none."""
-    return _STATE_PHASE.get(state or "", "other")
-
-
-_LOAD_OOM = lazy(r"Failed to load model - not enough GPU memory")
-
-
-def load_phase(message: str) -> tuple[str, str] | None:
-    """The phase of vLLM's weight-load OOM message, which names where it was raised.
-
-    vLLM V1 ``GPUModelRunner.load_model`` (v1/worker/gpu_model_runner.py; from 0.13.0: read in the 0.13.0, 0.14.0,
-    0.17.1 and 0.19.0 wheels, the only place the words occur in the ``vllm`` package of 0.13.0, 0.17.1 and 0.19.0;
-    absent from 0.11.0 and 0.12.0; vl_785 prints it from 0.27.1; absent from SGLang 0.5.11, 0.5.13.post1 and 0.5.23) wraps the model
-    loader (and the drafter's) in ``except torch.cuda.OutOfMemoryError``: it logs "Failed to load model - not
-    enough GPU memory. ... (original error: …)" with ``logger.error`` and re-raises.  The record is therefore the
-    weight load (``weights``) whatever the log printed before it (a pasted error line alone has no start-up step:
-    vl_784, vl_785, helper crash9)."""
-    if _LOAD_OOM.search(message):
-        return "weights", "vLLM's weight-load OOM message (GPUModelRunner.load_model)"
-    return None
-
-
-_WARMUP_OOM = lazy(r"occurred when warming up (?:sampler|pooler)")
-_AFTER_KV = ("kv_done", "graph", "graph_done", "serving")
-
-
-_DUMMY_RUN = lazy(r"_dummy_sampler_run|_dummy_pooler_run")
-
-
-def dummy_run_phase(frames: list[str], state: str | None) -> tuple[str, str] | None:
-    """The phase of a traceback whose only placing frame is vLLM V1's dummy sampler / pooler run.
-
-    ``_dummy_sampler_run`` / ``_dummy_pooler_run`` (v1/worker/gpu_model_runner.py, 0.17.1 and 0.19.0 wheels) have two
-    callers: ``profile_run``, inside ``determine_available_memory`` before the KV cache is sized (``kv_pool``), and
-    ``compile_or_warm_up_model`` (v1/worker/gpu_worker.py), after ``initialize_from_config`` allocated the KV
-    tensors (``first_request``).  A full traceback names the caller and ``frame_phase`` places it; a cut one that
-    keeps only this frame is placed by the rank's last start-up step, as ``warmup_phase`` does for the message."""
-    frame = next((f for f in reversed(frames) if _DUMMY_RUN.search(f)), None)
-    if frame is None:
-        return None
-    if state in _AFTER_KV:
-        return ("first_request", f"traceback frame {frame}, logged after the KV cache was sized (last start-up step "
-                                 f"{state}): compile_or_warm_up_model's warm-up")
-    return ("kv_pool", f"traceback frame {frame}, logged before the KV cache was sized: profile_run's dummy run")
-
-
-def traceback_phase(frames: list[str], state: str | None) -> tuple[str, str] | None:
-    """``frame_phase``, then a lone dummy-run frame placed by ``state``, the rank's last start-up step."""
-    return frame_phase(frames) or dummy_run_phase(frames, state)
-
-
-def warmup_phase(message: str, state: str | None) -> tuple[str, str] | None:
-    """The phase of vLLM's sampler / pooler warm-up error when no traceback frame places it.
-
-    vLLM V1 raises "CUDA out of memory occurred when warming up sampler with N dummy requests" (or "… warming up
-    pooler …") from ``_dummy_sampler_run`` / ``_dummy_pooler_run_task`` (v1/worker/gpu_model_runner.py, 0.17.1
-    wheel). Two calls reach it: ``profile_run``, inside ``determine_available_memory`` before the KV cache is sized
-    (``kv_pool``), and ``compile_or_warm_up_model`` (v1/worker/gpu_worker.py, 0.17.1), after
-    ``initialize_from_config`` allocated the KV tensors and after ``capture_model`` — the frame rule's
-    ``first_request``. Once the rank has logged the KV size ('Available KV cache memory', 'GPU KV cache size') the
-    profile run is over, so the error is the post-KV warm-up (helper mv17: vl_453, a curated excerpt without its
-    traceback). ``message`` is the failure's record and the few lines after it: the wrapper's RuntimeError follows
-    the torch OutOfMemoryError it is raised ``from``."""
-    if state in _AFTER_KV and _WARMUP_OOM.search(message):
-        return ("first_request", "vLLM's sampler/pooler warm-up (compile_or_warm_up_model), logged after the KV "
-                                 f"cache was sized (last start-up step {state})")
-    return None

@@ -54,8 +54,7 @@ TRIGGERS = (
     "Application startup", "Uvicorn running", "Starting vLLM", "Available routes",
     # vLLM V1's top-k/top-p sampler choice (v1/sample/ops/topk_topp_sampler.py; the fallbacks say "PyTorch")
     "Using FlashInfer for top", "FlashInfer version >=",
-    # vLLM V1 profile_run under --skip-mm-profiling
-    "Skipping memory profiling",
+    "Skipping memory profiling",  # vLLM V1 profile_run under --skip-mm-profiling
     # vLLM's DeepSeek-V4 KV layout (tpkit.logs.settings._DSV4_FP8_LINE)
     "Using DeepSeek's",  # no digit: the prefilter reads templates with digits as 0
     # vLLM's mixed-precision kernel for a weight-only quantised linear method (tpkit.logs.settings._KERNEL_LINE)
@@ -68,8 +67,8 @@ TRIGGERS = (
     "The memory capacity", "NCCL WARN", "NCCL error", "ProcessGroupNCCL", "Error", "Exception", "Custom allreduce",
     "EngineCore failed", "Engine core", "Scheduler hit", "Failed to load model", "Received sigquit",
     "Initialization failed", "Worker failed", "Exit",  # _EXCEPTION's classes end in Error, Exception or Exit
-    # the host's OOM killer (failures._HOST_OOM) and vLLM's CPU KV-space check (failures._CPU_KV)
-    "OOM", "Out of memory: Killed", "Available memory on node",
+    # failures: host OOM killer (_HOST_OOM), CPU KV space (_CPU_KV), custom all-reduce CUDACHECK, vLLM V1's 'Worker proc'
+    "OOM", "Out of memory: Killed", "Available memory on node", "Failed: Cuda error", "Worker proc",
     "Traceback", 'File "', "_WEIGHT", "LONG_MAX_MODEL_LEN",  # + engine variables (logs.run.env_settings)
     # engine source names in headers, tracebacks and quoted call trees (tpkit.logs.engine.SOURCE_NAMES)
     "_runner", "_worker", "_memory", "_max_num_token",
@@ -399,9 +398,8 @@ class Scan:
         """A traceback cut before its exception line still says the start-up failed, and where.  An error nothing
         before it places takes the phase of a traceback or call tree quoted right after it (message, then stack)."""
         for i, f in enumerate(self.failures):
-            # vLLM "EngineCore failed to start." (v1/engine/core.py, 0.10.0, 0.19.1), SGLang "Scheduler hit an
-            # exception: {traceback}" (managers/scheduler.py, 0.4.3.post2, 0.5.23): the traceback below places it (mv4:
-            # vl_208; ex22: sg_525); ``_past`` keeps one a later traceback of the rank replaced (ex22: sg_511's rpyc)
+            # vLLM "EngineCore failed to start." (v1/engine/core.py, 0.10.0, 0.19.1), SGLang "Scheduler hit an exception:
+            # {traceback}" (scheduler.py, 0.4.3.post2, 0.5.23): the traceback below places it (mv4: vl_208; ex22: sg_525)
             after_header = f.evidence.startswith(("EngineCore failed to start", "Scheduler hit an exception")) and \
                 f.phase_evidence.startswith("last start-up step logged before it")
             if f.severity != "error" or (f.phase_evidence != _NO_STEP and not after_header):
@@ -411,6 +409,8 @@ class Scan:
             found = fl.traceback_phase(frames, f.phase_evidence.rpartition(": ")[2] if after_header else None)
             if found:
                 self.failures[i] = replace(f, phase=found[0], phase_evidence=f"{found[1]}, quoted after the error")
+            elif f.phase_evidence == _NO_STEP and (load := fl.load_only_phase(f.kind, self._state.get("*"))):
+                self.failures[i] = replace(f, phase=load[0], phase_evidence=load[1])
         if any(f.severity == "error" for f in self.failures):
             return
         cut = [(label, tb) for label, tb in self._tracebacks.items() if tb.frames and not tb.closed]
@@ -428,7 +428,7 @@ def _may_fail(message: str) -> bool:
     return any(n in message for n in fl.FAILURE_NEEDLES)
 
 
-KEYWORDS_BYTES = re.compile(_KEYWORDS_PATTERN.encode())
+KEYWORDS_BYTES = re.compile(_KEYWORDS_PATTERN.encode() + rb"|pid=0{1,12}\)\n")  # + a bare "(Worker_TP0 pid=N)" line
 _LOWER_BYTES = tuple(w.encode() for w in LOWER_TRIGGERS)
 _DIGITS_BYTES = bytes.maketrans(b"123456789", b"000000000")
 

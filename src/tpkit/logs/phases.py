@@ -1,0 +1,182 @@
+"""Where a failure happened: the start-up phase named by traceback frames, start-up markers and the messages that
+say where they were raised (split out of :mod:`tpkit.logs.failures`, which re-exports every public name)."""
+
+from __future__ import annotations
+
+import re
+
+from tpkit.logs.lazyre import lazy
+
+__all__ = ["frame_phase", "traceback_phase", "load_only_phase", "dummy_run_phase", "warmup_phase", "load_phase", "marker",
+           "marker_phase", "STEP_ORDER", "MARKER_NEEDLES"]
+
+_FRAME_RULES = (
+    # register_graph_buffers: the custom all-reduce's ``capture()`` context calls it on exit, the end of CUDA-graph
+    # capture (``CustomAllreduce.capture`` / ``register_graph_buffers``, distributed/device_communicators/
+    # custom_all_reduce.py: sglang 0.4.3.post2 and 0.5.9 wheels, vLLM 0.11.0 wheel; sglang#9706, ex28's sg_671)
+    ("cuda_graph", lazy(r"captur|cuda_?graph|cudagraph|graph_runner|init_device_graphs|register_graph_buffers", re.I)),
+    # create_weights: a linear / MoE layer's quant method allocates its parameters while the model is built, inside
+    # load_model (vLLM model_executor/layers/linear.py LinearBase.__init__, which SGLang <= 0.3 imported from vLLM)
+    # process_weights_after_loading: the quant methods' repacking after the checkpoint is read, run by
+    # model_loader/utils.py process_weights_after_loading inside the loader's load_model; gptq_marlin_repack's callers
+    # in the vLLM 0.11.0 wheel are all on that path (kernels/mixed_precision/marlin.py MarlinLinearKernel
+    # .process_weights_after_loading, hqq_marlin.py, utils/marlin_utils_fp8.py / _fp4.py prepare_*_for_marlin from
+    # fp8.py / modelopt.py process_weights_after_loading): a cut traceback may keep only those frames (ex28: vl_1142)
+    ("weights", lazy(r"load_model|load_weights|weight_loader|get_model\b|_initialize_model|model_loader|"
+                           r"loader\.py|initialize_model|create_weights|process_weights_after_loading|"
+                           r"gptq_marlin_repack")),
+    # vLLM V1's warm-up runs after the KV tensors exist: the executor's initialize_from_config calls the workers'
+    # initialize_from_config (KV allocation), then compile_or_warm_up_model (capture_model, matched above, then
+    # warmup_kernels / the dummy sampler run): v1/executor/abstract.py initialize_from_config and
+    # v1/worker/gpu_worker.py compile_or_warm_up_model, vLLM 0.10.0 and 0.23.0 wheels. Checked before kv_pool, whose
+    # pattern the outer frames (_initialize_kv_caches, initialize_from_config) also match.
+    ("first_request", lazy(r"compile_or_warm_up_model|warmup_kernels")),
+    ("kv_pool", lazy(r"memory_pool|init_memory_pool|profile_max_num_token|_init_pools|_create_buffers|"
+                           r"kv_cache|profile_run|determine_available_memory|determine_num_available_blocks|"
+                           r"initialize_cache|initialize_from_config|cache_engine|_allocate_kv")),
+    ("other", lazy(r"init_device|init_torch_distributed|init_distributed_environment|"
+                         r"initialize_model_parallel|init_worker_distributed_environment")),
+    # SGLang <= 0.2's serving loop: tp_worker.py exposed_step -> forward_step -> forward_prefill_batch /
+    # forward_decode_batch (forward_fill_batch in router/model_rpc.py, 0.1.x): requests being served
+    # forward_thread_func: SGLang's overlap worker thread (managers/tp_worker_overlap_thread.py
+    # TpModelWorkerClient.forward_thread_func -> forward_thread_func_ -> forward_batch_generation per scheduled batch;
+    # sglang 0.4.3.post2 wheel): it runs batches only once the model runner, pools and graphs exist (ex28: sg_670)
+    ("first_request", lazy(r"execute_model|forward_batch_generation|run_batch|event_loop|sample_tokens|"
+                                 r"forward_thread_func|"
+                                 r"process_input_requests|_process_engine_step|step_with_batch_queue|"
+                                 r"exposed_step|forward_step|forward_(?:prefill|decode|fill)_batch")),
+)
+
+
+_GRAPH_PASS_THROUGH = lazy(r"^__call__ \(cuda_graph\.py\)$")
+"""vLLM's ``CUDAGraphWrapper.__call__`` (``vllm/compilation/cuda_graph.py``, 0.10.1 … 0.33.0): every compiled forward
+goes through it, and with ``CUDAGraphMode.NONE`` ("could mean the profile run, a warmup run, or running without
+cudagraphs", its own comment) it only calls the wrapped runnable; capture shows as the callers' frames
+(``capture_model``, ``_capture_cudagraphs``), so this frame alone names no graph phase (helper mv1: vl_107, an
+OOM in inductor autotuning under ``profile_run``)"""
+
+
+def frame_phase(frames: list[str]) -> tuple[str, str] | None:
+    """(phase, evidence) from traceback frames ``"func (file.py)"``, most specific rule first (vLLM's CUDA-graph
+    wrapper's pass-through ``__call__`` is not a graph frame: ``_GRAPH_PASS_THROUGH``)."""
+    for phase, pattern in _FRAME_RULES:
+        for frame in reversed(frames):
+            if phase == "cuda_graph" and _GRAPH_PASS_THROUGH.search(frame):
+                continue
+            if pattern.search(frame):
+                return phase, f"traceback frame {frame}"
+    return None
+
+
+_MARKERS = (
+    ("serving", ("ready to roll", "Application startup complete", "Uvicorn running", "Starting vLLM API server",
+                 "Available routes are")),
+    ("graph_done", ("graph end", "Graph capturing finished")),
+    ("graph", ("graph begin", "Capturing cudagraphs", "Capturing CUDA graph", "Capturing the model for CUDA graphs",
+               "Capture cuda graph bs")),
+    # vLLM V1 with kv_cache_memory_bytes prints 'reserved X GiB memory for KV Cache as specified by …' where it would
+    # print 'Available KV cache memory'; 'torch.compile took' is 'takes' reworded (both: 0.26.0 wheel, ex23)
+    ("kv_done", ("KV Cache is allocated", "Memory pool end", "Available KV cache memory", "GPU KV cache size",
+                 " blocks: ", "for KV Cache is", "kv_cache_size=", "memory for KV Cache as specified by")),
+    ("weights_done", ("Load weight end", "Model loading took", "Loading model weights took", "Loading weights took",
+                      "torch.compile takes", "torch.compile took", "Dynamo bytecode transform time")),
+    ("weights", ("Load weight begin", "Starting to load model", "Loading safetensors checkpoint shards")),
+    ("dist", ("Init torch distributed begin",)),
+)
+STEP_ORDER = ("dist", "weights", "weights_done", "kv_done", "graph", "graph_done", "serving")
+_STATE_PHASE = {"dist": "other", "weights": "weights", "weights_done": "kv_pool", "kv_done": "kv_pool",
+                "graph": "cuda_graph", "graph_done": "first_request", "serving": "first_request"}
+MARKER_NEEDLES = tuple(n for _, needles in _MARKERS for n in needles)
+
+
+def marker(message: str) -> str | None:
+    """The start-up step a record marks, if any."""
+    for state, needles in _MARKERS:
+        if any(n in message for n in needles):
+            return state
+    return None
+
+
+def marker_phase(state: str | None) -> str:
+    """The diagnosis phase (``weights``, ``kv_pool``, ``cuda_graph`` …) of the last start-up step seen; ``other`` for
+    none."""
+    return _STATE_PHASE.get(state or "", "other")
+
+
+_LOAD_OOM = lazy(r"Failed to load model - not enough GPU memory")
+
+
+def load_phase(message: str) -> tuple[str, str] | None:
+    """The phase of vLLM's weight-load OOM message, which names where it was raised.
+
+    vLLM V1 ``GPUModelRunner.load_model`` (v1/worker/gpu_model_runner.py; from 0.13.0: read in the 0.13.0, 0.14.0,
+    0.17.1 and 0.19.0 wheels, the only place the words occur in the ``vllm`` package of 0.13.0, 0.17.1 and 0.19.0;
+    absent from 0.11.0 and 0.12.0; vl_785 prints it from 0.27.1; absent from SGLang 0.5.11, 0.5.13.post1 and 0.5.23) wraps the model
+    loader (and the drafter's) in ``except torch.cuda.OutOfMemoryError``: it logs "Failed to load model - not
+    enough GPU memory. ... (original error: …)" with ``logger.error`` and re-raises.  The record is therefore the
+    weight load (``weights``) whatever the log printed before it (a pasted error line alone has no start-up step:
+    vl_784, vl_785, helper crash9)."""
+    if _LOAD_OOM.search(message):
+        return "weights", "vLLM's weight-load OOM message (GPUModelRunner.load_model)"
+    return None
+
+
+_WARMUP_OOM = lazy(r"occurred when warming up (?:sampler|pooler)")
+_AFTER_KV = ("kv_done", "graph", "graph_done", "serving")
+
+
+_DUMMY_RUN = lazy(r"_dummy_sampler_run|_dummy_pooler_run")
+
+
+def dummy_run_phase(frames: list[str], state: str | None) -> tuple[str, str] | None:
+    """The phase of a traceback whose only placing frame is vLLM V1's dummy sampler / pooler run.
+
+    ``_dummy_sampler_run`` / ``_dummy_pooler_run`` (v1/worker/gpu_model_runner.py, 0.17.1 and 0.19.0 wheels) have two
+    callers: ``profile_run``, inside ``determine_available_memory`` before the KV cache is sized (``kv_pool``), and
+    ``compile_or_warm_up_model`` (v1/worker/gpu_worker.py), after ``initialize_from_config`` allocated the KV
+    tensors (``first_request``).  A full traceback names the caller and ``frame_phase`` places it; a cut one that
+    keeps only this frame is placed by the rank's last start-up step, as ``warmup_phase`` does for the message."""
+    frame = next((f for f in reversed(frames) if _DUMMY_RUN.search(f)), None)
+    if frame is None:
+        return None
+    if state in _AFTER_KV:
+        return ("first_request", f"traceback frame {frame}, logged after the KV cache was sized (last start-up step "
+                                 f"{state}): compile_or_warm_up_model's warm-up")
+    return ("kv_pool", f"traceback frame {frame}, logged before the KV cache was sized: profile_run's dummy run")
+
+
+def traceback_phase(frames: list[str], state: str | None) -> tuple[str, str] | None:
+    """``frame_phase``, then a lone dummy-run frame placed by ``state``, the rank's last start-up step."""
+    return frame_phase(frames) or dummy_run_phase(frames, state)
+
+
+def warmup_phase(message: str, state: str | None) -> tuple[str, str] | None:
+    """The phase of vLLM's sampler / pooler warm-up error when no traceback frame places it.
+
+    vLLM V1 raises "CUDA out of memory occurred when warming up sampler with N dummy requests" (or "… warming up
+    pooler …") from ``_dummy_sampler_run`` / ``_dummy_pooler_run_task`` (v1/worker/gpu_model_runner.py, 0.17.1
+    wheel). Two calls reach it: ``profile_run``, inside ``determine_available_memory`` before the KV cache is sized
+    (``kv_pool``), and ``compile_or_warm_up_model`` (v1/worker/gpu_worker.py, 0.17.1), after
+    ``initialize_from_config`` allocated the KV tensors and after ``capture_model`` — the frame rule's
+    ``first_request``. Once the rank has logged the KV size ('Available KV cache memory', 'GPU KV cache size') the
+    profile run is over, so the error is the post-KV warm-up (helper mv17: vl_453, a curated excerpt without its
+    traceback). ``message`` is the failure's record and the few lines after it: the wrapper's RuntimeError follows
+    the torch OutOfMemoryError it is raised ``from``."""
+    if state in _AFTER_KV and _WARMUP_OOM.search(message):
+        return ("first_request", "vLLM's sampler/pooler warm-up (compile_or_warm_up_model), logged after the KV "
+                                 f"cache was sized (last start-up step {state})")
+    return None
+
+
+def load_only_phase(kind: str, furthest: str | None) -> tuple[str, str] | None:
+    """The phase of an out-of-memory error that no start-up step precedes, in a log whose furthest step is the weight
+    load (a 'Loading safetensors checkpoint shards' bar, 'Starting to load model', 'Load weight begin') and nothing
+    after it: no 'Model loading took' / 'Load weight end', no KV or graph line.  The run never got past the load, so
+    the OOM is the load's.  A loader's progress bar is written to stderr and flushed when it closes, which the
+    exception unwinding the loader does, so a paste often shows it below the error (vllm#31273: the OOM, then
+    'Loading safetensors checkpoint shards:   3% Completed | 1/37'; round ex28's vl_1141).  Only ``cuda_oom``: an
+    error of another kind can precede the load (a distributed init)."""
+    if kind == "cuda_oom" and furthest == "weights":
+        return ("weights", "no start-up step logged before it; the log's furthest step is the weight load (logged "
+                           "after it, nothing later): the run never got past loading the weights")
+    return None
