@@ -22,15 +22,15 @@ def _version(text: str) -> str | None:
 def test_a_range_the_evidence_contradicts_is_narrowed_to_what_every_format_allows():
     capture = SG + "Capture cuda graph end. Time elapsed: 6.57 s\n"
     load_old = SG + "Load weight end. type=LlamaForCausalLM, dtype=torch.bfloat16, avail mem=63.72 GB\n"
-    assert _version(capture).startswith("0.4.6–0.5.13 ")  # one format: its own text
-    assert _version(capture + load_old) == "0.4.6–0.5.8"  # was "0.4.6–0.5.13 (…)" (sg_001's formats)
+    assert _version(capture).startswith("0.4.0–0.5.13 ")  # one format: its own text
+    assert _version(capture + load_old) == "0.4–0.5.8"  # was "0.4.0–0.5.13 (…)" (sg_001's formats)
 
 
 def test_the_formats_own_text_is_kept_when_its_range_is_the_intersection():
     init_old = SG + "Init torch distributed ends. mem usage=0.00 GB\n"
     capture = SG + "Capture cuda graph end. Time elapsed: 1.01 s. mem usage=0.03 GB. avail mem=2.39 GB.\n"
-    assert _version(init_old + capture) == "0.4.6–0.5.8 (not in 0.3.6 or 0.5.9)"
-    assert _version(capture + init_old) == "0.4.6–0.5.8 (not in 0.3.6 or 0.5.9)"  # whichever comes first
+    assert _version(init_old + capture) == "0.4.3.post3–0.5.8 (not in 0.4.3.post2 or 0.5.9)"
+    assert _version(capture + init_old) == "0.4.3.post3–0.5.8 (not in 0.4.3.post2 or 0.5.9)"  # whichever comes first
 
 
 def test_formats_that_never_meet_keep_the_first_formats_text():
@@ -40,7 +40,7 @@ def test_formats_that_never_meet_keep_the_first_formats_text():
     assert _version(init_new + baseline) == "0.5.21–0.5.23 (not in 0.5.20)"
 
 
-@pytest.mark.parametrize("case, text, release", [("sg_001", "0.4.6–0.5.8", None),
+@pytest.mark.parametrize("case, text, release", [("sg_001", "0.4–0.5.8", None),
                                                  ("sg_222", "0.5.13–0.5.20", "0.5.17"),
                                                  ("sg_082", "0.5.14–0.5.20", None)])
 def test_corpus_logs(case, text, release):
@@ -65,4 +65,6 @@ def test_every_format_dated_corpus_log_with_a_known_release_holds_it_but_two_sin
         lo, hi = release_range(guess.version)
         if not lo <= tuple(int(p) for p in parts) <= hi:
             outside.append(path.stem)
-    assert outside == ["sg_020", "sg_054"]
+    assert outside == ["sg_020", "sg_054"]  # sg_631 (0.4.3.post2, an executed Colab notebook) holds its release
+    # since the lead read every 0.4.x wheel up to 0.4.6 (session 28): 'Capture cuda graph end. Time elapsed' is printed
+    # from 0.4.0 (not by 0.3.6.post3), 'Init torch distributed ends. mem usage=' from 0.4.3.post3 (not by 0.4.3.post2)

@@ -44,7 +44,7 @@ def test_sglang_init_and_load_formats_change_at_0_5_9():
     'Init parallel ends' there instead (helper capx)."""
     old = SG_PREFIX + "Init torch distributed ends. mem usage=0.00 GB\n"
     new = SG_PREFIX + "Init torch distributed ends. elapsed=0.12 s, mem usage=0.02 GB\n"
-    assert _version(old).startswith("0.4.6–0.5.8 ")
+    assert _version(old).startswith("0.4.3.post3–0.5.8 ")
     assert _version(new).startswith("0.5.9–0.5.20 ")
     load_old = SG_PREFIX + "Load weight end. type=Lfm2ForCausalLM, dtype=torch.bfloat16, avail mem=13.81 GB\n"
     load_new = SG_PREFIX + "Load weight end. elapsed=1.25 s, type=X, dtype=torch.bfloat16, avail mem=9.26 GB\n"
@@ -56,12 +56,13 @@ def test_sglang_init_and_load_formats_change_at_0_5_9():
 def test_sglang_capture_time_elapsed_runs_to_0_5_13():
     """'Capture cuda graph end. Time elapsed' is printed by model_runner.py (``graph_backend`` 'cuda graph') through
     0.5.13.post1 (read in 0.5.10, 0.5.10rc0, 0.5.11, 0.5.12, 0.5.13, 0.5.13.post1); 0.5.14 maps cuda to 'CUDA graph'
-    and prints 'Capture … CUDA graph end. elapsed=' (read in 0.5.14, 0.5.15).  With the 0.5.8-or-older init line:
-    0.4.6 – 0.5.8."""
+    and prints 'Capture … CUDA graph end. elapsed=' (read in 0.5.14, 0.5.15); it starts at 0.4.0 (read in 0.3.6.post3,
+    which lacks it, and every release 0.4.0–0.4.6: the lead, session 28).  With the 0.5.8-or-older init line (from
+    0.4.3.post3, not in 0.4.3.post2): 0.4.3.post3 – 0.5.8."""
     capture = SG_PREFIX + "Capture cuda graph end. Time elapsed: 1.01 s. mem usage=0.03 GB. avail mem=2.39 GB.\n"
-    assert _version(capture).startswith("0.4.6–0.5.13 ")
+    assert _version(capture).startswith("0.4.0–0.5.13 ")
     both = SG_PREFIX + "Init torch distributed ends. mem usage=0.00 GB\n" + capture
-    assert _version(both).startswith("0.4.6–0.5.8 ")  # sg_015's formats
+    assert _version(both).startswith("0.4.3.post3–0.5.8 ")  # sg_015's formats
 
 
 def test_sglang_time_only_rank_prefix_means_0_3_3_or_older():

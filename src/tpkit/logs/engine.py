@@ -1,7 +1,7 @@
 """Which engine wrote the log, and which release: as printed, or inferred from the line formats.
 
-Inference uses format changes read in the released wheels (SGLang 0.2.15, 0.3.6, 0.4.6, 0.4.10, 0.5.3,
-0.5.10, 0.5.15, 0.5.23; vLLM 0.6.3, 0.8.5, 0.10.2, 0.11.0, 0.16.0, 0.19.0, 0.21.0, 0.33.0).  A range says
+Inference uses format changes read in the released wheels (SGLang 0.2.15, 0.3.6, 0.3.6.post3, 0.4.0–0.4.6 (every
+release), 0.4.10, 0.5.3, 0.5.10, 0.5.15, 0.5.23; vLLM 0.6.3, 0.8.5, 0.10.2, 0.11.0, 0.16.0, 0.19.0, 0.21.0, 0.33.0).  A range says
 which checked releases print the format; releases in between were not read.
 """
 
@@ -90,10 +90,10 @@ FORMAT_MARKERS = (
     ("sglang", "Memory baseline taken", "0.5.21–0.5.23 (not in 0.5.20)", None),
     ("sglang", "KV Cache is allocated. dtype:", "0.5.13–0.5.23 (not in 0.5.12)", None),
     ("sglang", "Init torch distributed ends. elapsed=", "0.5.9–0.5.20 (not in 0.5.8 or 0.5.21)", None),
-    ("sglang", "Init torch distributed ends. mem usage=", "0.4.6–0.5.8 (not in 0.3.6 or 0.5.9)", None),
+    ("sglang", "Init torch distributed ends. mem usage=", "0.4.3.post3–0.5.8 (not in 0.4.3.post2 or 0.5.9)", None),
     ("sglang", "Load weight end. elapsed=", "0.5.9–0.5.23 (not in 0.5.8)", None),
-    ("sglang", "Capture cuda graph end. Time elapsed", "0.4.6–0.5.13 (0.5.14 prints 'Capture … CUDA graph end.')",
-     None),
+    ("sglang", "Capture cuda graph end. Time elapsed",
+     "0.4.0–0.5.13 (not in 0.3.6.post3; 0.5.14 prints 'Capture … CUDA graph end.')", None),
     ("sglang", "CUDA graph end. elapsed=", "0.5.14–0.5.23 (not in 0.5.13)", None),
     ("sglang", "Load weight end. type=", "0.2.15–0.5.8 (0.5.9 prints 'Load weight end. elapsed=')", None),
     ("sglang", "Capturing batches (bs=", "0.4.8.post1–0.5.23 (not in 0.4.8)", None),
