@@ -1986,6 +1986,10 @@ SGLANG_PUBLIC = {
     # 690AB/sglang_setup.ipynb): Qwen2.5-1.5B-Instruct from a source install of the v0.5.6 bump commit, every flag at its default
     "gs_443": ("0.5.6", "source checkout at 7ae368efd 'chore: bump SGLang version to 0.5.6' (printed); the printed ServerArgs "
                         "has exactly the 0.5.6 wheel's 287 fields", {}, None),
+    # gs_444: helper gs28c (2026-12-06, session 28): a committed SGLang server log of an AMD InferenceMAX fork
+    # (ajith-sirra-amd/InferenceMAX_Rocm_Team results/0604): Qwen3.5-397B-A17B-FP8 at tp 4 on MI355X, mfs 0.8, 8 requests
+    "gs_444": ("0.5.12.post1", "image lmsysorg/sglang-rocm:v0.5.12.post1-rocm720-mi35x-20260531 (the repository's "
+                               "amd-master.yaml entry for this benchmark at the results commit); run 2026-06-04", {}, None),
 }
 
 # --- vLLM ------------------------------------------------------------------------------------------------------
