@@ -233,13 +233,13 @@ def test_capacity_logs_with_a_config_do_not_regress():
     MiniMax-M2 architecture block (its recipe's checkpoint, cyankiwi/MiniMax-M2.7-AWQ-4bit); merged (lead, session 24): 455 and 440. Helper bl24b (2026-12-06): vl_1045-vl_1059, each with the validation set's config; merged (lead, session 24): 472 and 457.
     Helper bl27 (2026-12-06): vl_1060-vl_1067 (vp_923-vp_930), each with the validation set's config: 518 and 503."""
     anchored = [e for e in MAP if _prints_capacity_anchor(e)]
-    assert len(anchored) == 524  # + gs28: sg_630-sg_632; + bl27: vl_1060-vl_1067; + gs27b: sg_568; + gs27: sg_606, sg_607; + gs26: sg_594-sg_605 but the fragment sg_596; + bl23b: vl_1015-vl_1029; + bl24: vl_1030-vl_1044; + gs24b: sg_563, sg_564; + bl24b: vl_1045-vl_1059
+    assert len(anchored) == 526  # + gs28c: sg_633, sg_634; + gs28: sg_630-sg_632; + bl27: vl_1060-vl_1067; + gs27b: sg_568; + gs27: sg_606, sg_607; + gs26: sg_594-sg_605 but the fragment sg_596; + bl23b: vl_1015-vl_1029; + bl24: vl_1030-vl_1044; + gs24b: sg_563, sg_564; + bl24b: vl_1045-vl_1059
     # + helper gs24 (2026-12-06): sg_548-sg_559 (gs_353-gs_364), each with the validation set's config
     # + helper gs25c (2026-12-06, session 25): sg_560 (gs_365), the validation set's Qwen3-Next-80B-A3B-Instruct config
     # + helper gs25b (2026-12-06, session 25): sg_580-sg_593 (gs_395-gs_408), each with the validation set's config
     # + helper gs26 (2026-12-06, session 26): sg_594-sg_605 (gs_409-gs_420), each with the validation set's config
     # + helper gs27b (2026-12-06, session 27): sg_568 (gs_380), the validation set's Qwen3-30B-A3B-FP8 config
-    assert sum(1 for e in anchored if e["config"]) >= 509  # + gs28's sg_630-sg_632; + bl27's 8, gs27's sg_606 / sg_607
+    assert sum(1 for e in anchored if e["config"]) >= 511  # + gs28c's sg_633 / sg_634; + gs28's sg_630-sg_632; + bl27's 8, gs27's sg_606 / sg_607
 
 
 # --- plan flags quoted from the source threads (issue 12: "Plan flags given on the command line fill in what the
