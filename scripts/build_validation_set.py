@@ -1988,8 +1988,10 @@ SGLANG_PUBLIC = {
                         "has exactly the 0.5.6 wheel's 287 fields", {}, None),
     # gs_444: helper gs28c (2026-12-06, session 28): a committed SGLang server log of an AMD InferenceMAX fork
     # (ajith-sirra-amd/InferenceMAX_Rocm_Team results/0604): Qwen3.5-397B-A17B-FP8 at tp 4 on MI355X, mfs 0.8, 8 requests
-    "gs_444": ("0.5.12.post1", "image lmsysorg/sglang-rocm:v0.5.12.post1-rocm720-mi35x-20260531 (the repository's "
-                               "amd-master.yaml entry for this benchmark at the results commit); run 2026-06-04", {}, None),
+    "gs_444": ("0.5.13.dev20260531", "image lmsysorg/sglang-rocm:v0.5.12.post1-rocm720-mi35x-20260531 (the repository's "
+                                     "amd-master.yaml entry at the results commit), run 2026-06-04: a main build after the "
+                                     "tag that prints 0.5.13's 'KV Cache is allocated. dtype:' line and 391 of the 0.5.13 "
+                                     "wheel's 396 ServerArgs fields (entered as 0.5.12.post1; same numbers)", {}, None),
 }
 
 # --- vLLM ------------------------------------------------------------------------------------------------------
