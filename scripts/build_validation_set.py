@@ -2002,6 +2002,12 @@ SGLANG_PUBLIC = {
     # 690AB/sglang_setup.ipynb): Qwen2.5-1.5B-Instruct from a source install of the v0.5.6 bump commit, every flag at its default
     "gs_443": ("0.5.6", "source checkout at 7ae368efd 'chore: bump SGLang version to 0.5.6' (printed); the printed ServerArgs "
                         "has exactly the 0.5.6 wheel's 287 fields", {}, None),
+    # gs_444: helper gs28c (2026-12-06, session 28): a committed SGLang server log of an AMD InferenceMAX fork
+    # (ajith-sirra-amd/InferenceMAX_Rocm_Team results/0604): Qwen3.5-397B-A17B-FP8 at tp 4 on MI355X, mfs 0.8, 8 requests
+    "gs_444": ("0.5.13.dev20260531", "image lmsysorg/sglang-rocm:v0.5.12.post1-rocm720-mi35x-20260531 (the repository's "
+                                     "amd-master.yaml entry at the results commit), run 2026-06-04: a main build after the "
+                                     "tag that prints 0.5.13's 'KV Cache is allocated. dtype:' line and 391 of the 0.5.13 "
+                                     "wheel's 396 ServerArgs fields (entered as 0.5.12.post1; same numbers)", {}, None),
 }
 
 # --- vLLM ------------------------------------------------------------------------------------------------------
@@ -3071,9 +3077,23 @@ AMD26_OFF = {  # helper amdev26 (2026-12-06, session 26): moved above the bar by
                "SGLang release boundary: one sample, no rule; a 0.4.x MI300X start that prints its pre-load lines "
                "would give the second."),
 }
+GS28C_OFF = {  # helper gs28c (2026-12-06, session 28): blind miss above 5 % (round gs28c, docs/accuracy.md §6.4)
+    "gs_444": ("Blind -25.2 % (3,556,235 tokens planned, 4,756,841 printed): Qwen3.5-397B-A17B-FP8 at tp 4 on MI355X, "
+               "mfs 0.8, ROCm image v0.5.12.post1, launched with --attention-backend triton (printed). tpkit has no "
+               "SGLang attention-backend option and assumes the HIP default aiter, so it applies x 0.85 to the fraction "
+               "(engines.sglang.choices.rocm_aiter_factor: 0.8 -> 0.68). SGLang applies that step only to aiter: the "
+               "0.5.12.post1 wheel's ServerArgs._handle_attention_backend_compatibility ('AMD platforms backends': "
+               "if self.attention_backend == 'aiter': if context_len > 8192: mem_fraction_static *= 0.85), and the "
+               "printed ServerArgs keeps mem_fraction_static=0.8. With the factor off (--mem-fraction-static "
+               "0.9411764706, i.e. 0.8 after x 0.85) tpkit plans 4,788,586 tokens and 1,377 mamba slots (1,368 "
+               "printed): +0.67 %; the weights agree (93.22 planned, 93.35 GiB printed). The fix is an SGLang "
+               "--attention-backend in SglangOptions, the plan CLI and the validation flags (the CLI's flag is vLLM's "
+               "today); explain.sgrelease.aiter_factor already reads a log's backend (sg_633 hits). Not made in the "
+               "round: left to the lead."),
+}
 for _cid, _why in {**VRES_OFF, **O19C_OFF, **BL20_OFF, **BL20B_OFF, **CAT20_OFF, **O20_OFF, **WHY21_OFF,
                    **GS21_OFF, **BL21C_OFF, **BL22B_OFF,
-                   **BL22C_OFF, **BL23_OFF, **GS24_OFF, **GS25C_OFF, **GS25B_OFF, **AMD26_OFF}.items():
+                   **BL22C_OFF, **BL23_OFF, **GS24_OFF, **GS25C_OFF, **GS25B_OFF, **AMD26_OFF, **GS28C_OFF}.items():
     PUBLIC_EDITS.setdefault(_cid, {})["why_off"] = _why
 PUBLIC_EDITS["vp_066"]["why_off"] += (
     f" {VRES}: the weights gap is torch's caching allocator (engines/vllm/weight_blocks.py): at tp 2 the "

@@ -48,9 +48,9 @@ __all__ = ["SGLANG_BELOW_RANK0", "SGLANG_RANGE", "VLLM_RANGE", "VLLM_RANGE_WORLD
 
 
 SPREAD_STATS = {
-    "sglang": {"below_rank0": (0.10, 0.77, 33, ("sg_018",)), "range": (0.42, 0.77, 33, ("sg_018",)),
-               "range_world2": (0.42, 0.77, 11, ("sg_018",)),
-               "range_world_gt2": (0.42, 0.47, 22, ("sg_606",))},
+    "sglang": {"below_rank0": (0.13, 0.77, 35, ("sg_018",)), "range": (0.42, 0.77, 35, ("sg_018",)),
+               "range_world2": (0.42, 0.77, 12, ("sg_018",)),
+               "range_world_gt2": (0.42, 0.47, 23, ("sg_606",))},
     "vllm": {"below_rank0": (0.10, 0.10, 9, ("vl_101",)), "range": (0.47, 0.47, 9, ("vl_101", "vl_102")),
              "range_world2": (0.0, 0.0, 6, ("vl_084", "vl_087", "vl_131", "vl_310", "vl_314", "vl_485")),
              "range_world_gt2": (0.47, 0.47, 3, ("vl_101", "vl_102"))},
@@ -70,7 +70,11 @@ falls back from 0.42 (the three deployments ≥ 0.42 apart are now under 10 % of
 (2026-12-06): sg_568 (Qwen3-30B-A3B-FP8 at tp 2, sglang PR #12978, TP1 0.09 GiB above TP0) makes 32 (11 at world 2),
 no figure moves; helper gs27 (2026-12-06): sg_606 (Qwen2-72B-Instruct at tp 8 on H100, SGLang 0.3.0, sglang#1386,
 every rank printed) makes 33: the p90 below rank 0 (the 30th of 33) rises 0.06 -> 0.10 GiB, range_world_gt2's max
-0.44 -> 0.47 (sg_606)"""
+0.44 -> 0.47 (sg_606); helper gs28c (2026-12-06): sg_633 (Qwen3.5-397B-A17B-FP8 at tp 4 on MI355X, every rank printed, TP3
+0.13 GiB below TP0 at 'Load weight end') and sg_634 (GLM-5.1-MXFP4 at tp 2 on MI355X, both ranks equal), committed
+server logs of ajith-sirra-amd/InferenceMAX_Rocm_Team, make 35 (two deployments: one repository at two world sizes):
+the p90 below rank 0 (the 32nd of 35) rises 0.10 -> 0.13 GiB (sg_633); range 0.42 (35), range_world2 0.42 (12),
+range_world_gt2 0.42 (23) do not move"""
 
 SGLANG_BELOW_RANK0 = GiB(SPREAD_STATS["sglang"]["below_rank0"][0])
 """SGLang: how far the smallest rank lies below rank 0 (p90 over 20 deployments: 0.05; 0.42 over sgz's 19, whose
