@@ -360,6 +360,27 @@ def _gib(cell: dict) -> str:
     return f"{cell['bytes'] / GIB:.2f} ± {cell['uncertainty_bytes'] / GIB:.2f}"
 
 
+
+BAND_EXAMPLE = ("meta-llama/Llama-3.1-8B-Instruct", "--engine", "vllm", "--gpu", "H100")
+"""the plan whose band §5.1 quotes (tests/cli/test_accuracy_s5_figures.py runs the same command)"""
+
+
+def _band_example() -> str:
+    """§5.1's example sentence, from the plan the command prints today (CLI in this interpreter, no torch)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from cli_inproc import run_tpkit
+
+    code, out, err = run_tpkit(["plan", *BAND_EXAMPLE, "--json"])
+    if code != 0:
+        raise SystemExit(f"the §5.1 band example did not plan (exit {code}): {err.strip()}")
+    plan = json.loads(out)
+    lo, hi = plan["kv_tokens_range"]
+    tokens = plan["kv_tokens"]
+    band = max(hi - tokens, tokens - lo)
+    return (f"`tpkit plan {' '.join(BAND_EXAMPLE)}` prints \"KV cache: {tokens:,} ± {band:,} tokens\" (pinned by "
+            "tests/cli/test_accuracy_s5_figures.py)")
+
+
 def doc_section(table: dict, evidence: dict) -> str:
     """docs/accuracy.md §5: the table, where each cell came from, and every evidence row."""
     terms = table["terms"]
@@ -436,8 +457,8 @@ def doc_section(table: dict, evidence: dict) -> str:
             "estimated term at its low end and at its high end (no engine-specific code: each term resolves itself "
             "at the end being planned), so the band is the sum of the terms' ± carried through the engine's own "
             "arithmetic — a term the engine charges before its snapshot moves nothing. A measured term (the "
-            "context `tpkit probe` recorded, or `measured_terms(...)` from a log anchor) has no band. `tpkit plan` "
-            "prints \"930,013 ± 8,511 tokens\" and the JSON has `kv_tokens_range` / `kv_blocks_range` and "
+            "context `tpkit probe` recorded, or `measured_terms(...)` from a log anchor) has no band. "
+            f"{_band_example()} and the JSON has `kv_tokens_range` / `kv_blocks_range` and "
             "`band.estimated_terms`.", "",
             "### 5.2 Evidence rows", "",
             f"{table['rows_used']} rows used, {table['rows_listed'] - table['rows_used']} listed but not used.", "",

@@ -22,10 +22,7 @@ HARD_CEILING = 80
 """no function, listed or not, is longer (the task's ceiling; every listed one is below it)"""
 
 EXCEPTIONS = {
-    "cli.fromlog.from_log": 72,
     "explain.replan.relayout": 69,
-    "explain.fromlog.measured_startup": 67,
-    "explain.vllm.anchor_vllm": 66,
     "engines.vllm.baseline.profile_nontorch_growth": 65,
     "perf.runtime.runtime_for": 63,
     "engines.vllm.profile_lines.activation_lines": 62,

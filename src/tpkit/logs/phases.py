@@ -7,13 +7,15 @@ import re
 
 from tpkit.logs.lazyre import lazy
 
-__all__ = ["frame_phase", "traceback_phase", "load_only_phase", "dummy_run_phase", "warmup_phase", "load_phase", "marker",
+__all__ = ["frame_phase", "traceback_phase", "load_only_phase", "dummy_run_phase", "warmup_phase", "load_phase",
+           "marker",
            "marker_phase", "STEP_ORDER", "MARKER_NEEDLES"]
 
 _FRAME_RULES = (
     # register_graph_buffers: the custom all-reduce's ``capture()`` context calls it on exit, the end of CUDA-graph
     # capture (``CustomAllreduce.capture`` / ``register_graph_buffers``, distributed/device_communicators/
-    # custom_all_reduce.py: sglang 0.4.3.post2 and 0.5.9 wheels, vLLM 0.11.0 wheel; sglang#9706, ex28's sg_671)
+    # custom_all_reduce.py: sglang 0.4.3.post2 and 0.5.9 wheels, vLLM 0.11.0 wheel; sglang#9706; round ex28,
+    # docs/accuracy.md §7.3)
     ("cuda_graph", lazy(r"captur|cuda_?graph|cudagraph|graph_runner|init_device_graphs|register_graph_buffers", re.I)),
     # create_weights: a linear / MoE layer's quant method allocates its parameters while the model is built, inside
     # load_model (vLLM model_executor/layers/linear.py LinearBase.__init__, which SGLang <= 0.3 imported from vLLM)
@@ -21,7 +23,8 @@ _FRAME_RULES = (
     # model_loader/utils.py process_weights_after_loading inside the loader's load_model; gptq_marlin_repack's callers
     # in the vLLM 0.11.0 wheel are all on that path (kernels/mixed_precision/marlin.py MarlinLinearKernel
     # .process_weights_after_loading, hqq_marlin.py, utils/marlin_utils_fp8.py / _fp4.py prepare_*_for_marlin from
-    # fp8.py / modelopt.py process_weights_after_loading): a cut traceback may keep only those frames (ex28: vl_1142)
+    # fp8.py / modelopt.py process_weights_after_loading): a cut traceback may keep only those frames
+    # (round ex28: club-3090#60)
     ("weights", lazy(r"load_model|load_weights|weight_loader|get_model\b|_initialize_model|model_loader|"
                            r"loader\.py|initialize_model|create_weights|process_weights_after_loading|"
                            r"gptq_marlin_repack")),
@@ -40,7 +43,8 @@ _FRAME_RULES = (
     # forward_decode_batch (forward_fill_batch in router/model_rpc.py, 0.1.x): requests being served
     # forward_thread_func: SGLang's overlap worker thread (managers/tp_worker_overlap_thread.py
     # TpModelWorkerClient.forward_thread_func -> forward_thread_func_ -> forward_batch_generation per scheduled batch;
-    # sglang 0.4.3.post2 wheel): it runs batches only once the model runner, pools and graphs exist (ex28: sg_670)
+    # sglang 0.4.3.post2 wheel): it runs batches only once the model runner, pools and graphs exist
+    # (round ex28: sglang#4248)
     ("first_request", lazy(r"execute_model|forward_batch_generation|run_batch|event_loop|sample_tokens|"
                                  r"forward_thread_func|"
                                  r"process_input_requests|_process_engine_step|step_with_batch_queue|"
@@ -52,7 +56,7 @@ _GRAPH_PASS_THROUGH = lazy(r"^__call__ \(cuda_graph\.py\)$")
 """vLLM's ``CUDAGraphWrapper.__call__`` (``vllm/compilation/cuda_graph.py``, 0.10.1 … 0.33.0): every compiled forward
 goes through it, and with ``CUDAGraphMode.NONE`` ("could mean the profile run, a warmup run, or running without
 cudagraphs", its own comment) it only calls the wrapped runnable; capture shows as the callers' frames
-(``capture_model``, ``_capture_cudagraphs``), so this frame alone names no graph phase (helper mv1: vl_107, an
+(``capture_model``, ``_capture_cudagraphs``), so this frame alone names no graph phase (helper mv1: an
 OOM in inductor autotuning under ``profile_run``)"""
 
 
@@ -111,11 +115,12 @@ def load_phase(message: str) -> tuple[str, str] | None:
 
     vLLM V1 ``GPUModelRunner.load_model`` (v1/worker/gpu_model_runner.py; from 0.13.0: read in the 0.13.0, 0.14.0,
     0.17.1 and 0.19.0 wheels, the only place the words occur in the ``vllm`` package of 0.13.0, 0.17.1 and 0.19.0;
-    absent from 0.11.0 and 0.12.0; vl_785 prints it from 0.27.1; absent from SGLang 0.5.11, 0.5.13.post1 and 0.5.23) wraps the model
+    absent from 0.11.0 and 0.12.0; an explain-corpus log prints it from 0.27.1; absent from SGLang 0.5.11,
+    0.5.13.post1 and 0.5.23) wraps the model
     loader (and the drafter's) in ``except torch.cuda.OutOfMemoryError``: it logs "Failed to load model - not
     enough GPU memory. ... (original error: …)" with ``logger.error`` and re-raises.  The record is therefore the
     weight load (``weights``) whatever the log printed before it (a pasted error line alone has no start-up step:
-    vl_784, vl_785, helper crash9)."""
+    two explain-corpus excerpts, helper crash9)."""
     if _LOAD_OOM.search(message):
         return "weights", "vLLM's weight-load OOM message (GPUModelRunner.load_model)"
     return None
@@ -159,7 +164,8 @@ def warmup_phase(message: str, state: str | None) -> tuple[str, str] | None:
     (``kv_pool``), and ``compile_or_warm_up_model`` (v1/worker/gpu_worker.py, 0.17.1), after
     ``initialize_from_config`` allocated the KV tensors and after ``capture_model`` — the frame rule's
     ``first_request``. Once the rank has logged the KV size ('Available KV cache memory', 'GPU KV cache size') the
-    profile run is over, so the error is the post-KV warm-up (helper mv17: vl_453, a curated excerpt without its
+    profile run is over, so the error is the post-KV warm-up (helper mv17: TheBuccaneer/vllm-offload-profiles, a
+    curated excerpt without its
     traceback). ``message`` is the failure's record and the few lines after it: the wrapper's RuntimeError follows
     the torch OutOfMemoryError it is raised ``from``."""
     if state in _AFTER_KV and _WARMUP_OOM.search(message):
@@ -174,7 +180,7 @@ def load_only_phase(kind: str, furthest: str | None) -> tuple[str, str] | None:
     after it: no 'Model loading took' / 'Load weight end', no KV or graph line.  The run never got past the load, so
     the OOM is the load's.  A loader's progress bar is written to stderr and flushed when it closes, which the
     exception unwinding the loader does, so a paste often shows it below the error (vllm#31273: the OOM, then
-    'Loading safetensors checkpoint shards:   3% Completed | 1/37'; round ex28's vl_1141).  Only ``cuda_oom``: an
+    'Loading safetensors checkpoint shards:   3% Completed | 1/37'; round ex28, vllm#31273).  Only ``cuda_oom``: an
     error of another kind can precede the load (a distributed init)."""
     if kind == "cuda_oom" and furthest == "weights":
         return ("weights", "no start-up step logged before it; the log's furthest step is the weight load (logged "
