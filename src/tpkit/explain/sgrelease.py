@@ -70,7 +70,7 @@ def aiter_factor(ctx: Context, parsed: ParsedLog, tp: int, *, flag: bool = False
     context = ctx.get("context_length")
     try:
         return rocm_aiter_factor(ctx.model, ctx.gpu, ParallelSpec(tp=tp),
-                                 SglangOptions(engine_version=version,
+                                 SglangOptions(engine_version=version, attention_backend=backend and "aiter",
                                                context_length=None if context is None else int(context)))
     except REFUSED:  # a context over the model's limit, a version the rules do not read
         return None
