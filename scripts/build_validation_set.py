@@ -2169,6 +2169,9 @@ def _sglang_flags(case: dict, over: dict) -> dict:
     mmt = re.search(r"--mm-feature-transport[ =]+(cpu|cuda_ipc|cuda_vmm)\b", other)
     if mmt:  # helper sgf14: the launch's --mm-feature-transport as given (SglangOptions.mm_feature_transport)
         flags["mm_feature_transport"] = mmt.group(1)
+    backend = re.search(r"--attention-backend[ =]+([a-z_0-9]+)\b", f"{case.get('command') or ''} {other}")
+    if backend:  # helper ab28: the launch's --attention-backend (SglangOptions.attention_backend; the ROCm aiter x 0.85
+        flags["attention_backend"] = backend.group(1)  # applies to aiter only: engines.sglang.choices.rocm_aiter_factor)
     flags.update(over)
     return {k: v for k, v in flags.items() if v is not None}
 
