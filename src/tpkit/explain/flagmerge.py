@@ -24,7 +24,8 @@ FLAG_SETTINGS = flag_settings((
     "data_parallel_size", "disable_radix_cache", "disable_overlap_schedule", "swa_full_tokens_ratio",
     "topk_topp_sampler", "skip_mm_profiling", "compile_cache", "cpu_offload_gb", "vllm_use_v2_model_runner",
     "language_model_only", "max_cudagraph_capture_size", "cudagraph_capture_sizes", "optimization_level",
-    "cudagraph_mode", "mamba_ssm_dtype", "mm_feature_transport", "vllm_entrypoint", "pp_layer_partition"))
+    "cudagraph_mode", "mamba_ssm_dtype", "mm_feature_transport", "vllm_entrypoint", "pp_layer_partition",
+    "attention_backend"))
 """flag dest → Run setting name: the plan flags an explanation takes (``logs.settings.flag_settings``)"""
 
 
