@@ -2169,6 +2169,9 @@ def _sglang_flags(case: dict, over: dict) -> dict:
     mmt = re.search(r"--mm-feature-transport[ =]+(cpu|cuda_ipc|cuda_vmm)\b", other)
     if mmt:  # helper sgf14: the launch's --mm-feature-transport as given (SglangOptions.mm_feature_transport)
         flags["mm_feature_transport"] = mmt.group(1)
+    backend = re.search(r"--attention-backend[ =]+([a-z_0-9]+)\b", f"{case.get('command') or ''} {other}")
+    if backend:  # helper ab28: the launch's --attention-backend (SglangOptions.attention_backend; the ROCm aiter x 0.85
+        flags["attention_backend"] = backend.group(1)  # applies to aiter only: engines.sglang.choices.rocm_aiter_factor)
     flags.update(over)
     return {k: v for k, v in flags.items() if v is not None}
 
@@ -3089,7 +3092,10 @@ GS28C_OFF = {  # helper gs28c (2026-12-06, session 28): blind miss above 5 % (ro
                "printed): +0.67 %; the weights agree (93.22 planned, 93.35 GiB printed). The fix is an SGLang "
                "--attention-backend in SglangOptions, the plan CLI and the validation flags (the CLI's flag is vLLM's "
                "today); explain.sgrelease.aiter_factor already reads a log's backend (sg_633 hits). Not made in the "
-               "round: left to the lead."),
+               "round: left to the lead. Made by helper ab28 (2026-12-06, session 28; docs/accuracy.md §1.2): "
+               "SglangOptions.attention_backend, taken from the launch's --attention-backend, and the factor only for "
+               "aiter (0.4.7 / 0.5.4 ModelRunner, 0.5.6 / 0.5.9 / 0.5.12.post1 / 0.5.13 ServerArgs): today +0.7 % "
+               "(4,788,586), inside the band; the blind record keeps -25.2 %."),
 }
 for _cid, _why in {**VRES_OFF, **O19C_OFF, **BL20_OFF, **BL20B_OFF, **CAT20_OFF, **O20_OFF, **WHY21_OFF,
                    **GS21_OFF, **BL21C_OFF, **BL22B_OFF,

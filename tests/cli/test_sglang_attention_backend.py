@@ -1,25 +1,26 @@
-"""SGLang's own ``--attention-backend`` given to an SGLang plan or log (helper rev11, 2026-12-05).
+"""SGLang's own ``--attention-backend`` given to an SGLang plan or log (helper rev11, 2026-12-05; helper ab28,
+2026-12-06, session 28).
 
 ``tpkit plan MODEL --gpu H100 --attention-backend fa3`` (the default engine is SGLang) answered with argparse's list
-of vLLM backends ("invalid choice: 'fa3' (choose from 'auto', 'FLASH_ATTN', …)"), and ``flashinfer`` with "a vLLM
-flag … SGLang has no such flag", which is not so: SGLang has the flag; tpkit's SGLang plan does not read it. vLLM's
-unknown names are still refused with vLLM's list, by VllmOptions, once the engine is known.
+of vLLM backends; rev11 made it a refusal that named SGLang's own flag.  Helper ab28 made the flag an SGLang plan
+input (the ROCm aiter × 0.85 follows it: ``engines.sglang.choices.rocm_aiter_factor``): SGLang's names are planned,
+an unknown one is refused with SGLang's list; an SGLang log given another backend is a contradiction (the log's value
+is used).  vLLM's unknown names are still refused with vLLM's list, by VllmOptions, once the engine is known.
 """
 
 import pytest
-from clirun import SYNTHETIC_KIMI, refused
+from clirun import SYNTHETIC_KIMI, cli, refused
 
 
 @pytest.mark.parametrize("value", ["fa3", "flashinfer", "triton"])
-def test_an_sglang_plan_names_sglangs_own_flag(capsys, value):
-    err = refused(capsys, "plan", "Qwen/Qwen3-8B", "--gpu", "H100", "--attention-backend", value,
-                  says=("read for vLLM plans only", "SGLang's own --attention-backend", "--page-size"))
-    assert "FLASH_ATTN_DIFFKV" not in err and "has no such flag" not in err
+def test_an_sglang_plan_takes_sglangs_own_names(capsys, value):
+    code, out, err = cli(capsys, "plan", "Qwen/Qwen3-8B", "--gpu", "H100", "--attention-backend", value)
+    assert code == 0 and "KV cache:" in out and "FLASH_ATTN_DIFFKV" not in err
 
 
-def test_an_sglang_log_too(capsys):
-    refused(capsys, "explain", str(SYNTHETIC_KIMI), "--attention-backend", "fa3",
-            says=("SGLang's own --attention-backend", "read from the log"))
+def test_an_sglang_log_given_another_backend_keeps_the_logs(capsys):
+    code, out, _ = cli(capsys, "explain", str(SYNTHETIC_KIMI), "--attention-backend", "fa3")
+    assert code == 0 and "--attention-backend fa3 contradicts the log (flashinfer" in out
 
 
 @pytest.mark.parametrize("argv", [["plan", "Qwen/Qwen3-8B", "--gpu", "H100", "--engine", "vllm"],

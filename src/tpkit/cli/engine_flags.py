@@ -122,7 +122,7 @@ def _listed_spelling(choices: tuple[str, ...]):
     """argparse ``type`` for a flag the engine reads in any case: the listed spelling of the value, else the value
     as given (argparse then refuses it with the list)."""
     folded = {c.lower(): c for c in choices}
-    return lambda text: folded.get(text.lower(), text)
+    return lambda text: text if text in choices else folded.get(text.lower(), text)  # SGLang's `flashinfer` stays
 
 
 def _kwargs(field: EngineField) -> dict:

@@ -270,12 +270,14 @@ def check_flag_values(args) -> None:
 
 
 def _check_deferred(args, engine) -> None:
-    """The values ``check_flag_values`` left for the log's engine (a flag both engines spell alike), checked by it."""
+    """The values ``check_flag_values`` left for the log's engine (a flag both engines spell alike), checked by it;
+    so is a value from a closed list, which the other engine may have taken (``--attention-backend fa3``: SGLang's
+    name, not vLLM's; helper ab28)."""
     from tpkit.cli.engine_flags import engine_fields
 
     for field in engine_fields((engine,)):
         value = getattr(args, field.name, None)
-        if field.flag.elsewhere and value is not None:
+        if (field.flag.elsewhere or field.flag.choices) and value is not None:
             error = _refusal(engine, field.name, value)
             if error is not None:
                 raise error

@@ -24,7 +24,8 @@ FLAG_SETTINGS = flag_settings((
     "data_parallel_size", "disable_radix_cache", "disable_overlap_schedule", "swa_full_tokens_ratio",
     "topk_topp_sampler", "skip_mm_profiling", "compile_cache", "cpu_offload_gb", "vllm_use_v2_model_runner",
     "language_model_only", "max_cudagraph_capture_size", "cudagraph_capture_sizes", "optimization_level",
-    "cudagraph_mode", "mamba_ssm_dtype", "mm_feature_transport", "vllm_entrypoint", "pp_layer_partition"))
+    "cudagraph_mode", "mamba_ssm_dtype", "mm_feature_transport", "vllm_entrypoint", "pp_layer_partition",
+    "attention_backend"))
 """flag dest → Run setting name: the plan flags an explanation takes (``logs.settings.flag_settings``)"""
 
 
@@ -36,7 +37,7 @@ _LOGGED = ("tp", "pp", "dp", "ep", "mem_fraction", "context_length", "kv_cache_d
            "compile_cache", "cpu_offload_gb", "limit_mm_per_prompt", "async_scheduling", "vllm_use_v2_model_runner",
            "language_model_only", "cudagraph_capture_sizes", "optimization_level", "cudagraph_mode",
            "mamba_ssm_dtype", "mm_feature_transport", "vllm_entrypoint", "pp_layer_partition", "sglang_int4_weight",
-           "vllm_allow_long_max_model_len")
+           "vllm_allow_long_max_model_len", "attention_backend")
 """the run settings ``build_context`` takes from the reader's ``RunSettings`` (in this order)"""
 
 

@@ -35,7 +35,7 @@ LOG_FLAGS = {
                "chunked_prefill_size", "max_running_requests", "max_total_tokens", "disable_radix_cache",
                "disable_overlap_schedule", "swa_full_tokens_ratio", "cpu_offload_gb", "disable_cuda_graph",
                "language_model_only", "mamba_ssm_dtype", "mm_feature_transport", "pp_layer_partition",
-               "sglang_int4_weight"),
+               "sglang_int4_weight", "attention_backend"),
     "vllm": ("gpu_memory_utilization", "max_model_len", "kv_cache_dtype", "block_size", "max_num_batched_tokens",
              "max_num_seqs", "topk_topp_sampler", "skip_mm_profiling", "compile_cache", "cpu_offload_gb",
              "enforce_eager", "limit_mm_per_prompt", "vllm_use_v2_model_runner", "language_model_only",
@@ -64,9 +64,13 @@ def log_flag_values(ctx) -> list[tuple[str, str, object]]:
 def _sglang_release_flags(ctx, out: list) -> list:
     """SGLang settings a --from-log plan takes only where the log's release has the flag (helper sgf14):
     ``mm_feature_transport`` from 0.5.16 (cuda_vmm from 0.5.18), ``mamba_ssm_dtype`` float16 from 0.5.9
-    (``SglangOptions`` refuses them before; a log of an earlier rule set keeps the default)."""
+    (``SglangOptions`` refuses them before; a log of an earlier rule set keeps the default).  The printed
+    ``attention_backend`` is passed when SGLang lists it (``options.ATTENTION_BACKENDS``; the ROCm aiter factor reads
+    it: ``choices.rocm_aiter_factor``, helper ab28)."""
+    from tpkit.engines.sglang.options import ATTENTION_BACKENDS
     from tpkit.engines.sglang.versions import at_least
 
+    out = [(d, s, v) for d, s, v in out if d != "attention_backend" or str(v) in ATTENTION_BACKENDS]  # (ab28)
     release = ctx.rules_version
     if not release:
         return out

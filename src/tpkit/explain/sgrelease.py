@@ -56,7 +56,7 @@ def aiter_factor(ctx: Context, parsed: ParsedLog, tp: int, *, flag: bool = False
     every release multiplies.  A log that prints another attention backend has none; None without a named AMD GPU."""
     if ctx.model is None or ctx.gpu is None or getattr(ctx.gpu, "vendor", None) != "AMD":
         return None
-    backend = parsed.run.value("attention_backend")
+    backend = parsed.run.value("attention_backend") or ctx.get("attention_backend")  # the log's, else the flag's
     if backend is not None and str(backend) != "aiter":
         return None
     from tpkit.engines.sglang.choices import rocm_aiter_factor
@@ -70,7 +70,7 @@ def aiter_factor(ctx: Context, parsed: ParsedLog, tp: int, *, flag: bool = False
     context = ctx.get("context_length")
     try:
         return rocm_aiter_factor(ctx.model, ctx.gpu, ParallelSpec(tp=tp),
-                                 SglangOptions(engine_version=version,
+                                 SglangOptions(engine_version=version, attention_backend=backend and "aiter",
                                                context_length=None if context is None else int(context)))
     except REFUSED:  # a context over the model's limit, a version the rules do not read
         return None

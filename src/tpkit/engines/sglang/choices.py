@@ -159,8 +159,12 @@ def rocm_aiter_factor(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec,
     ``ServerArgs._handle_attention_backend_compatibility`` ('AMD platforms backends', read in the 0.5.5, 0.5.6,
     0.5.9, 0.5.12, 0.5.16 and 0.5.17 wheels) and ``arg_groups/attention_hook.py`` (0.5.18–0.5.23 wheels, where
     ``SGLANG_AITER_HONOR_EXPLICIT_MEM_FRACTION``, default False, can keep a user's fraction as given).  aiter is the
-    HIP default for every non-MLA model, and for MLA models with 16 or 128 KV heads per rank (else triton) — the
-    default backend is assumed (tpkit has no ``--attention-backend``); None otherwise.
+    HIP default for every non-MLA model, and for MLA models with 16 or 128 KV heads per rank (else triton).  The step
+    tests the backend in effect, ``attention_backend == "aiter"``, and nothing else (0.4.7 and 0.5.4
+    ``ModelRunner.model_specific_adjustment``; 0.5.6, 0.5.9, 0.5.12.post1 and 0.5.13 ``ServerArgs.
+    _handle_attention_backend_compatibility``, read by helper ab28, session 28): ``options.attention_backend``
+    ``aiter`` gets the factor whatever the model (no MLA head or gpt-oss test), any other backend (``triton`` …)
+    none, None the default above.  None otherwise.
 
     gpt-oss is the exception before 0.5.10: SGLang's model-specific adjustment, which runs before the HIP default is
     chosen, gives ``GptOssForCausalLM`` the triton backend on every non-CUDA platform when none is set
@@ -174,11 +178,9 @@ def rocm_aiter_factor(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec,
     (``ServerArgs``, where the step stays from 0.5.4.post1 on) multiply by 0.85 (the four wheels read, session 25); a version given without its post label
     folds into 0.5.4 and gets 0.85."""
     version = options.engine_version
-    if gpu.vendor != "AMD" or not at_least(version, "0.4.7"):
+    if gpu.vendor != "AMD" or not at_least(version, "0.4.7") or options.attention_backend not in (None, "aiter"):
         return None
-    if model.architecture in _TRITON_ON_HIP_ARCHS and not at_least(version, "0.5.10"):
-        return None
-    if model.mla is not None and max(1, model.num_kv_heads // parallel.tp) not in (16, 128):  # get_num_kv_heads(tp)
+    if options.attention_backend is None and not _hip_default_is_aiter(model, parallel, version):
         return None
     context = context_len(model, options)
     if context <= 8192:
@@ -186,8 +188,17 @@ def rocm_aiter_factor(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec,
     release = release_key(version)
     where = "ServerArgs" if release >= (0, 5, 4, 1) else "ModelRunner"
     factor = 0.90 if release == (0, 5, 4, 1) else 0.85
-    return factor, (f"aiter attention (ROCm default) with context {context} > 8192: × {factor:.2f} "
+    chosen = "ROCm default" if options.attention_backend is None else "--attention-backend aiter"
+    return factor, (f"aiter attention ({chosen}) with context {context} > 8192: × {factor:.2f} "
                     f"(SGLang {version} {where})")
+
+
+def _hip_default_is_aiter(model: ModelSpec, parallel: ParallelSpec, version: str) -> bool:
+    """SGLang's HIP default backend is aiter (``rocm_aiter_factor``): not gpt-oss before 0.5.10, not an MLA model
+    whose KV heads per rank (``get_num_kv_heads(tp)``) are other than 16 or 128."""
+    if model.architecture in _TRITON_ON_HIP_ARCHS and not at_least(version, "0.5.10"):
+        return False
+    return model.mla is None or max(1, model.num_kv_heads // parallel.tp) in (16, 128)
 
 
 def _times(choice: FractionChoice, factor: tuple[float, str] | None) -> FractionChoice:

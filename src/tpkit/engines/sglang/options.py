@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 __all__ = ["SglangOptions", "host_gpu_specs",
            "KV_CACHE_DTYPES", "UNMODELLED_KV_DTYPES", "unmodelled_kv_error", "SPEC_ALGORITHMS",
-           "A2A_BACKENDS", "explicit_kv_dtype"]
+           "A2A_BACKENDS", "ATTENTION_BACKENDS", "explicit_kv_dtype"]
 
 KV_CACHE_DTYPES = ("auto", "bf16", "bfloat16", "fp16", "float16", "fp8", "fp8_e4m3", "fp8_e5m2")
 """accepted ``--kv-cache-dtype`` spellings (their meaning: ``tpkit.dtypes``; ``auto`` follows the model)"""
@@ -47,6 +47,13 @@ SPEC_ALGORITHMS = ("EAGLE", "EAGLE3", "NEXTN", "STANDALONE")
 """``--speculative-algorithm`` values tpkit sizes (NEXTN is SGLang's alias of EAGLE; NGRAM is not modelled)"""
 A2A_BACKENDS = ("none", "deepep")
 """``--moe-a2a-backend`` values tpkit sizes"""
+ATTENTION_BACKENDS = ("triton", "torch_native", "flex_attention", "nsa", "dsa", "dsv4", "compressed", "cutlass_mla",
+                      "cutedsl_mla", "fa3", "fa4", "flashinfer", "flashmla", "trtllm_mla", "tokenspeed_mla",
+                      "trtllm_mha", "dual_chunk_flash_attn", "aiter", "wave", "intel_amx", "ascend", "intel_xpu")
+"""SGLang's ``--attention-backend`` values, lower case as SGLang's argparse ``choices`` take them (``server_args.py``
+``add_cli_args`` in 0.4.7; ``ATTENTION_BACKEND_CHOICES`` in the 0.5.4, 0.5.6, 0.5.12.post1 and 0.5.13 wheels; a
+name of some releases only is accepted for every release).  Only ``aiter`` changes the plan: the ROCm × 0.85
+(``choices.rocm_aiter_factor``)."""
 
 MAX_PAGE_SIZE = 65_536
 """largest ``--page-size`` tpkit plans (tokens); above it the padding page alone may exceed a GPU (fuzz seed 16)"""
@@ -200,6 +207,15 @@ class SglangOptions:
     """``--host-gpus``: the host's cards as nvidia-smi (rocminfo) lists them, catalog names, comma-separated; the
     smallest sets SGLang's capacity defaults (``defaults.host_capacity_mib``, ``host_gpu_specs``); None = only the
     serving card"""
+    attention_backend: str | None = flag(
+        choices=ATTENTION_BACKENDS, metavar="BACKEND", any_case=True,
+        help="the engine's attention backend. SGLang: its lower-case names (triton, aiter, fa3, flashinfer …; "
+             "default: the release's choice for the GPU and model); on AMD only aiter, the ROCm default for most "
+             "models, scales --mem-fraction-static by 0.85 above 8192 tokens of context. vLLM: any case (FLASH_ATTN, "
+             "TRITON_ATTN, FLASHINFER …; an MLA model takes an *MLA* backend; default auto); FlashInfer's 394 MiB "
+             "workspace is in the CUDA-graph estimate of vLLM 0.20+")
+    """``--attention-backend``; None = the release's default (``choices.rocm_aiter_factor`` reads the HIP default).
+    Only the ROCm aiter factor reads it."""
     moe_a2a_backend: str = flag("none", choices=A2A_BACKENDS,
                                 help="MoE all-to-all backend (default none; deepep adds its reserve)")
     """``none`` | ``deepep``"""
@@ -345,6 +361,11 @@ def _check_scheduling_and_kv(o: SglangOptions) -> None:
             raise PlanInputError(f"{name} must be True or False, got {getattr(o, name)!r}")
     if not isinstance(o.enable_dp_attention, bool):
         raise PlanInputError(f"enable_dp_attention must be True or False, got {o.enable_dp_attention!r}")
+    if o.attention_backend is not None and o.attention_backend not in ATTENTION_BACKENDS:
+        folded = {b.lower(): b for b in ATTENTION_BACKENDS}.get(str(o.attention_backend).lower())
+        hint = f" (SGLang reads it in lower case: {folded})" if folded else ""
+        raise PlanInputError(f"--attention-backend {o.attention_backend!r} is not an SGLang attention backend{hint}; "
+                             f"use one of {', '.join(ATTENTION_BACKENDS)}, or leave it out for the release's default")
     if o.moe_a2a_backend not in A2A_BACKENDS:
         raise PlanInputError(f"--moe-a2a-backend {o.moe_a2a_backend!r} is not sized by tpkit; use one of "
                              f"{', '.join(A2A_BACKENDS)}")

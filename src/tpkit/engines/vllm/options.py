@@ -183,8 +183,6 @@ class VllmOptions:
 
     attention_backend: str | None = flag(
         choices=ATTENTION_BACKENDS, metavar="BACKEND", any_case=True,
-        elsewhere="SGLang's own --attention-backend (fa3, flashinfer, triton …) picks its kernels; tpkit's SGLang "
-                  "plan does not depend on it, except through the page size an MLA backend forces (pass --page-size)",
         help="vLLM's --attention-backend, any case (FLASH_ATTN, TRITON_ATTN, FLASHINFER …; an MLA model takes an "
              "*MLA* backend; default auto: the release's choice for the GPU, FlashInfer on SM 10.x, FlashAttention "
              "elsewhere, Triton below SM 8.0 or above head dim 256); FlashInfer's 394 MiB workspace is in the "
