@@ -42,8 +42,9 @@ MIN_TOTAL_BYTES = 512 * 2**20
 MAX_COPIES = 512
 
 
-def _timed_graph(fn, reps: int = 5, warm: int = 3) -> float:
-    """µs of one replay of a CUDA graph holding ``fn`` (median of ``reps`` replays after ``warm``)."""
+def timed_graph(fn, reps: int = 5, warm: int = 3) -> float:
+    """µs of one replay of a CUDA graph holding ``fn`` (median of ``reps`` replays after ``warm``; warmed up on a side
+    stream before capture; bench/kimi_moe_gpu.py times with it too)."""
     import torch
 
     s = torch.cuda.Stream()
@@ -81,7 +82,7 @@ def measure(out_path: str) -> int:
     dev = "cuda"
     src = torch.empty(2**30, dtype=torch.uint8, device=dev)
     dst = torch.empty_like(src)
-    copy_us = _timed_graph(lambda: dst.copy_(src))
+    copy_us = timed_graph(lambda: dst.copy_(src))
     result = {"gpu": torch.cuda.get_device_name(), "torch": torch.__version__,
               "copy_read_write_tb_s": 2 * 2**30 / copy_us / 1e6, "rows": []}
     del src, dst
@@ -96,7 +97,7 @@ def measure(out_path: str) -> int:
                 for i, w in enumerate(ws):
                     ys[i] = x @ w.T
 
-            us = _timed_graph(step) / copies
+            us = timed_graph(step) / copies
             ref = x.float() @ ws[0].float().T
             err = float((ys[0].float() - ref).abs().max() / ref.abs().max())
             result["rows"].append({"n": n, "k": k, "m": m, "copies": copies, "weight_bytes": per, "us_per_gemm": us,
@@ -143,8 +144,8 @@ def calibrate(out_path: str) -> int:
                 for _ in range(20):
                     x @ ws[0].T
 
-            result["distinct"][f"{n}x{k}@{m}"] = _timed_graph(distinct) / copies
-            result["same"][f"{n}x{k}@{m}"] = _timed_graph(same) / 20
+            result["distinct"][f"{n}x{k}@{m}"] = timed_graph(distinct) / copies
+            result["same"][f"{n}x{k}@{m}"] = timed_graph(same) / 20
         del ws
         torch.cuda.empty_cache()
     Path(out_path).write_text(json.dumps(result, indent=1))

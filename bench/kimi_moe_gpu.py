@@ -151,24 +151,10 @@ def check(device) -> dict:
 
 
 def time_graph(fn, reps: int = 7) -> float:
-    """Median µs of one replay of a CUDA graph holding ``fn``'s launches."""
-    fn()
-    torch.cuda.synchronize()
-    g = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(g):
-        fn()
-    g.replay()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(reps):
-        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        a.record()
-        g.replay()
-        b.record()
-        torch.cuda.synchronize()
-        times.append(a.elapsed_time(b) * 1e3)
-    del g
-    return statistics.median(times)
+    """Median µs of one replay of a CUDA graph holding ``fn``'s launches (gemv_small_m's graph timer, one warm replay)."""
+    from gemv_small_m import timed_graph
+
+    return timed_graph(fn, reps=reps, warm=1)
 
 
 def measure(device, layers_int4: int, layers_bf16: int, batches) -> dict:
