@@ -1479,6 +1479,15 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # helper bl28: a study-group blog post (sirzzang/sirzzang.github.io, search-index id 61577975174): Qwen3-32B bf16 on
     # one RTX PRO 6000 Blackwell Server Edition, vLLM 0.27.1, 2,048, util 0.90, the 'vanilla' server's quoted figures
     "vp_938": ("0.27.1", "stated: 'vLLM 0.27.1' (the post's table; the notebook prints 'vllm  0.27.1')", {}, None),
+    # helper bl29 (2026-12-06, session 29), added blind: gpt-oss-120b on H200 with InferenceX's gpt-oss launch (util 0.9,
+    # prefix caching off, 8,192 batched tokens, CUDA graphs to 2,048, VLLM_MXFP4_USE_MARLIN=1): the committed server.log
+    # files of heyram74/nebius_sopertors_inferencex_benchmark (vLLM 0.22.1, tp 2 / 4 / 8 at --max-num-seqs 64; vp_939-vp_941)
+    # and of GloriaXimingLu/inferencex-profiling (vLLM 0.22.0, tp 1 at 4 / 64 and 2,068 / 9,472; vp_942 / vp_943); each
+    # log names the FlashInfer top-k/top-p sampler
+    **{f"vp_{n}": ("0.22.1", "printed 'version 0.22.1' / 'Initializing a V1 LLM engine (v0.22.1)'",
+                   {"enable_prefix_caching": False, "topk_topp_sampler": "flashinfer"}, None) for n in range(939, 942)},
+    **{f"vp_{n}": ("0.22.0", "printed 'version 0.22.0' / 'Initializing a V1 LLM engine (v0.22.0)'",
+                   {"enable_prefix_caching": False, "topk_topp_sampler": "flashinfer"}, None) for n in (942, 943)},
 }
 
 _A100_QWEN_MTP = {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 1,
