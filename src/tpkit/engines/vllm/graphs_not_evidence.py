@@ -40,6 +40,15 @@ NOT_EVIDENCE: dict[str, str] = {
            "memory' printed with VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0, no capture counts): held out of the fit in "
            "round bl28, which adds logs blind and changes no constant (helper bl28, added blind)"
        for vl in ("vl_1111", "vl_1112")},
+    **{vl: "a vLLM 0.22.0 / 0.22.1 start of gpt-oss-120b on H200 with InferenceX's launch (tp 1 / 2 / 4 / 8, the capture "
+           "counts and 'Estimated CUDA graph memory' printed; heyram74/nebius_sopertors_inferencex_benchmark, "
+           "GloriaXimingLu/inferencex-profiling): held out of the fit in round bl29, which adds logs blind and changes "
+           "no constant (helper bl29, added blind)"
+       for vl in [f"vl_{n}" for n in range(1158, 1163)]},
+    **{vl: "a vLLM 0.21.0 start on a GB300 node (Prathmesh234/mutliturn-inferenceX: Kimi-K2.5 / MiniMax-M2.5 NVFP4 tp 4, "
+           "'Estimated CUDA graph memory' printed; the catalog has no GB300): held out of the fit in round bl29, which "
+           "adds logs blind and changes no constant (helper bl29, added blind)"
+       for vl in ("vl_1163", "vl_1164")},
     "vl_938": "club-3090#104's KV-pool excerpt (a 0.21+ start of Qwen3.6-27B AutoRound with MTP on 2x RTX 3090): the "
               "utilisation hint of both workers without the capture sizes, the model's flags or the card's total, so "
               "no row is read off it (helper ex23, added in the held-back round)",
