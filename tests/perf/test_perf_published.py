@@ -734,3 +734,15 @@ def test_sp29_rows_carry_the_sources_tpot_rates_and_heads():
                      "tests/validation/configs/dishantghai--Qwen3-8B-eagle3-head-32k.json"}
     small = load_model(str(ROOT / rows[4]["draft_model"]))
     assert (small.vocab_size, small.extra.get("draft_vocab_size"), small.num_layers) == (151936, 32000, 1)
+
+
+def test_sp29_glm52_rows_are_the_per_request_decode_rates_times_concurrency():
+    """Helper sp29 (2026-12-06), entered blind: the GLM-5.2-FP8 Dynamo / SGLang README's MTP off vs on table on 8x H200
+    (TP 8, SGLang 0.5.13.post1, EAGLE 2/1/3 on the MTP layer): decode tok/s per request (TTFT excluded) x concurrency,
+    accept length the middle of the source's 2.2-2.8; the source's not-scored entry (spw3) is re-admitted, not kept."""
+    rows = [r for r in DATA["rows"] if r["source"] == "s29_glm52_h200"]
+    assert [(r["batch"], r["base_tok_s"], r["spec_tok_s"]) for r in rows] == [(1, 75.4, 150.6), (32, 1680.0, 2364.8)]
+    assert {(r["gpu"], r["tp"], r["engine"], r["engine_version"], r["num_steps"], r["topk"], r["num_draft_tokens"],
+             r["accept_length"], r["model"]) for r in rows} == {
+        ("H200", 8, "sglang", "0.5.13.post1", 2, 1, 3, 2.5, "bench/data/glm-5.2-fp8.config.json")}
+    assert not any("69435223218" in entry[0] for entry in DATA["not_scored"])
