@@ -605,7 +605,7 @@ def test_dcstang_rows_run_the_sources_full_vocabulary_head():
     rows = [r for r in DATA["rows"] if r["source"] == "p20_dcstang_h100"]
     assert len(rows) == 5
     assert {r["draft_model"] for r in rows} == {"tests/validation/configs/dcstang--eagle3-spec-dec-Qwen3-8B-head.json"}
-    assert not any(r.get("draft_model") for r in DATA["rows"] if r["source"] != "p20_dcstang_h100")
+    assert not any(r.get("draft_model") for r in DATA["rows"] if r["source"] not in ("p20_dcstang_h100", "s29_dg_h100_q8"))
     head = load_model(str(ROOT / rows[0]["draft_model"]))
     assert (head.vocab_size, head.extra.get("draft_vocab_size"), head.num_layers) == (151936, 151936, 1)
     # 2.82 GiB of bf16: embedding + lm_head over the full vocabulary, one 2h-input layer and the 3h -> h fc
@@ -711,3 +711,38 @@ def test_sp28_rows_carry_the_sources_numbers_as_given():
     assert [r["context"] for r in tp8] == [2048, 512, 2048, 1826, 1930, 1917]
     assert {(r["gpu"], r["tp"], r["batch"], r["num_steps"], r["engine_version"]) for r in tp8} == {
         ("B200", 8, 64, 3, None)}
+
+
+def test_sp29_rows_carry_the_sources_tpot_rates_and_heads():
+    """Helper sp29 (2026-12-06), entered blind: s29_dg_h100_q8 is the same course homework as p20_dcstang_h100 (Qwen3-8B,
+    one H100, vLLM 0.20.0, vllm bench serve on MT-bench at 8 concurrent requests, 256 output tokens). Rates are 8000 / mean
+    TPOT as the logs print it (the printed output throughput carries first-request compile stalls); the full-vocabulary
+    head runs as the same-shape dcstang head config, the compressed-vocabulary head as its 32,000-row copy."""
+    from tpkit.models import load_model
+
+    rows = [r for r in DATA["rows"] if r["source"] == "s29_dg_h100_q8"]
+    assert len(rows) == 9
+    tpot = [(round(8000 / r["base_tok_s"], 2), round(8000 / r["spec_tok_s"], 2), r["num_steps"], r["accept_length"])
+            for r in rows]
+    assert tpot == [(7.03, 6.61, 1, 1.33), (7.03, 6.43, 2, 1.40), (7.03, 6.90, 3, 1.41), (7.03, 7.39, 4, 1.41),
+                    (7.03, 5.90, 2, 1.40), (4.87, 4.73, 1, 1.33), (4.87, 5.03, 2, 1.40), (4.87, 5.45, 3, 1.41),
+                    (4.87, 5.91, 4, 1.41)]
+    assert {(r["gpu"], r["tp"], r["engine"], r["engine_version"], r["batch"], r["context"]) for r in rows} == {
+        ("H100", 1, "vllm", "0.20.0", 8, 200)}
+    heads = {r["draft_model"] for r in rows}
+    assert heads == {"tests/validation/configs/dcstang--eagle3-spec-dec-Qwen3-8B-head.json",
+                     "tests/validation/configs/dishantghai--Qwen3-8B-eagle3-head-32k.json"}
+    small = load_model(str(ROOT / rows[4]["draft_model"]))
+    assert (small.vocab_size, small.extra.get("draft_vocab_size"), small.num_layers) == (151936, 32000, 1)
+
+
+def test_sp29_glm52_rows_are_the_per_request_decode_rates_times_concurrency():
+    """Helper sp29 (2026-12-06), entered blind: the GLM-5.2-FP8 Dynamo / SGLang README's MTP off vs on table on 8x H200
+    (TP 8, SGLang 0.5.13.post1, EAGLE 2/1/3 on the MTP layer): decode tok/s per request (TTFT excluded) x concurrency,
+    accept length the middle of the source's 2.2-2.8; the source's not-scored entry (spw3) is re-admitted, not kept."""
+    rows = [r for r in DATA["rows"] if r["source"] == "s29_glm52_h200"]
+    assert [(r["batch"], r["base_tok_s"], r["spec_tok_s"]) for r in rows] == [(1, 75.4, 150.6), (32, 1680.0, 2364.8)]
+    assert {(r["gpu"], r["tp"], r["engine"], r["engine_version"], r["num_steps"], r["topk"], r["num_draft_tokens"],
+             r["accept_length"], r["model"]) for r in rows} == {
+        ("H200", 8, "sglang", "0.5.13.post1", 2, 1, 3, 2.5, "bench/data/glm-5.2-fp8.config.json")}
+    assert not any("69435223218" in entry[0] for entry in DATA["not_scored"])
