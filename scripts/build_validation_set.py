@@ -2008,6 +2008,11 @@ SGLANG_PUBLIC = {
                                      "amd-master.yaml entry at the results commit), run 2026-06-04: a main build after the "
                                      "tag that prints 0.5.13's 'KV Cache is allocated. dtype:' line and 391 of the 0.5.13 "
                                      "wheel's 396 ServerArgs fields (entered as 0.5.12.post1; same numbers)", {}, None),
+    # gs_465: helper gs29b (2026-12-06, session 29): a committed SGLang server log of a Nebius InferenceX reproduction
+    # (heyram74/nebius_sopertors_inferencex_benchmark): DeepSeek-R1-0528 at tp 8 on H200, InferenceX's dsr1_fp8_h200.sh flags
+    "gs_465": ("0.5.12", "image lmsysorg/sglang:v0.5.12-cu130 (scripts/run_deepseekr1.sh), run 2026-06-11; the printed "
+                         "ServerArgs has exactly the 0.5.12 wheel's 381 fields",
+               {"cuda_graph_max_bs": 512, "disable_radix_cache": True}, None),
 }
 
 # --- vLLM ------------------------------------------------------------------------------------------------------
