@@ -2013,6 +2013,24 @@ SGLANG_PUBLIC = {
     "gs_465": ("0.5.12", "image lmsysorg/sglang:v0.5.12-cu130 (scripts/run_deepseekr1.sh), run 2026-06-11; the printed "
                          "ServerArgs has exactly the 0.5.12 wheel's 381 fields",
                {"cuda_graph_max_bs": 512, "disable_radix_cache": True}, None),
+    # gs_466-gs_481: helper gs29b (2026-12-06, session 29): bench_serving result files of a RunPod sweep (Scicom-AI-Enterprise-
+    # Organization/llm-benchmaq benchmarks/sglang/runpod_*), each line carrying the server's /get_server_info (version printed)
+    "gs_466": ("0.5.8.post1", "printed (server_info version); its server-args keys are the 0.5.8.post1 wheel's 325 fields", {"cuda_graph_max_bs": 512}, None),
+    "gs_467": ("0.5.8.post1", "printed (server_info version); its server-args keys are the 0.5.8.post1 wheel's 325 fields", {"cuda_graph_max_bs": 512}, None),
+    "gs_468": ("0.5.8.post1", "printed (server_info version); its server-args keys are the 0.5.8.post1 wheel's 325 fields", {"cuda_graph_max_bs": 512}, None),
+    "gs_469": ("0.5.8.post1", "printed (server_info version); its server-args keys are the 0.5.8.post1 wheel's 325 fields", {"cuda_graph_max_bs": 512}, None),
+    "gs_470": ("0.5.8.post1", "printed (server_info version); its server-args keys are the 0.5.8.post1 wheel's 325 fields", {"cuda_graph_max_bs": 512}, None),
+    "gs_471": ("0.5.8.post1", "printed (server_info version); its server-args keys are the 0.5.8.post1 wheel's 325 fields", {"cuda_graph_max_bs": 512}, None),
+    "gs_472": ("0.5.9", "printed (server_info version); its server-args keys are the 0.5.9 wheel's 328 fields", {"cuda_graph_max_bs": 512}, None),
+    "gs_473": ("0.5.9", "printed (server_info version); its server-args keys are the 0.5.9 wheel's 328 fields", {"cuda_graph_max_bs": 512}, None),
+    "gs_474": ("0.5.9", "printed (server_info version); its server-args keys are the 0.5.9 wheel's 328 fields", {"cuda_graph_max_bs": 512}, None),
+    "gs_475": ("0.5.9", "printed (server_info version); its server-args keys are the 0.5.9 wheel's 328 fields", {"cuda_graph_max_bs": 512}, None),
+    "gs_476": ("0.5.9", "printed (server_info version); its server-args keys are the 0.5.9 wheel's 328 fields", {"cuda_graph_max_bs": 512}, None),
+    "gs_477": ("0.5.9", "printed (server_info version); its server-args keys are the 0.5.9 wheel's 328 fields", {"cuda_graph_max_bs": 512}, None),
+    "gs_478": ("0.5.9", "printed (server_info version); its server-args keys are the 0.5.9 wheel's 328 fields", {"cuda_graph_max_bs": 512}, None),
+    "gs_479": ("0.5.9", "printed (server_info version); its server-args keys are the 0.5.9 wheel's 328 fields", {"cuda_graph_max_bs": 512}, None),
+    "gs_480": ("0.5.9", "printed (server_info version); its server-args keys are the 0.5.9 wheel's 328 fields", {"cuda_graph_max_bs": 512}, None),
+    "gs_481": ("0.5.9", "printed (server_info version); its server-args keys are the 0.5.9 wheel's 328 fields", {"cuda_graph_max_bs": 512}, None),
 }
 
 # --- vLLM ------------------------------------------------------------------------------------------------------
