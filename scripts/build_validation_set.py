@@ -2031,6 +2031,9 @@ SGLANG_PUBLIC = {
     "gs_479": ("0.5.9", "printed (server_info version); its server-args keys are the 0.5.9 wheel's 328 fields", {"cuda_graph_max_bs": 512}, None),
     "gs_480": ("0.5.9", "printed (server_info version); its server-args keys are the 0.5.9 wheel's 328 fields", {"cuda_graph_max_bs": 512}, None),
     "gs_481": ("0.5.9", "printed (server_info version); its server-args keys are the 0.5.9 wheel's 328 fields", {"cuda_graph_max_bs": 512}, None),
+    # gs_482 / gs_483: helper gs29b: the same sweep's Qwen3.5-122B-A10B starts, with an assembled config (entered after the rest)
+    "gs_482": ("0.5.9", "printed (server_info version); its server-args keys are the 0.5.9 wheel's 328 fields", {"cuda_graph_max_bs": 512}, None),
+    "gs_483": ("0.5.9", "printed (server_info version); its server-args keys are the 0.5.9 wheel's 328 fields", {"cuda_graph_max_bs": 512}, None),
 }
 
 # --- vLLM ------------------------------------------------------------------------------------------------------
