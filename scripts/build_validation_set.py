@@ -2017,6 +2017,32 @@ SGLANG_PUBLIC = {
                                      "amd-master.yaml entry at the results commit), run 2026-06-04: a main build after the "
                                      "tag that prints 0.5.13's 'KV Cache is allocated. dtype:' line and 391 of the 0.5.13 "
                                      "wheel's 396 ServerArgs fields (entered as 0.5.12.post1; same numbers)", {}, None),
+    # gs_465: helper gs29b (2026-12-06, session 29): a committed SGLang server log of a Nebius InferenceX reproduction
+    # (heyram74/nebius_sopertors_inferencex_benchmark): DeepSeek-R1-0528 at tp 8 on H200, InferenceX's dsr1_fp8_h200.sh flags
+    "gs_465": ("0.5.12", "image lmsysorg/sglang:v0.5.12-cu130 (scripts/run_deepseekr1.sh), run 2026-06-11; the printed "
+                         "ServerArgs has exactly the 0.5.12 wheel's 381 fields",
+               {"cuda_graph_max_bs": 512, "disable_radix_cache": True}, None),
+    # gs_466-gs_481: helper gs29b (2026-12-06, session 29): bench_serving result files of a RunPod sweep (Scicom-AI-Enterprise-
+    # Organization/llm-benchmaq benchmarks/sglang/runpod_*), each line carrying the server's /get_server_info (version printed)
+    "gs_466": ("0.5.8.post1", "printed (server_info version); its server-args keys are the 0.5.8.post1 wheel's 325 fields", {"cuda_graph_max_bs": 512}, None),
+    "gs_467": ("0.5.8.post1", "printed (server_info version); its server-args keys are the 0.5.8.post1 wheel's 325 fields", {"cuda_graph_max_bs": 512}, None),
+    "gs_468": ("0.5.8.post1", "printed (server_info version); its server-args keys are the 0.5.8.post1 wheel's 325 fields", {"cuda_graph_max_bs": 512}, None),
+    "gs_469": ("0.5.8.post1", "printed (server_info version); its server-args keys are the 0.5.8.post1 wheel's 325 fields", {"cuda_graph_max_bs": 512}, None),
+    "gs_470": ("0.5.8.post1", "printed (server_info version); its server-args keys are the 0.5.8.post1 wheel's 325 fields", {"cuda_graph_max_bs": 512}, None),
+    "gs_471": ("0.5.8.post1", "printed (server_info version); its server-args keys are the 0.5.8.post1 wheel's 325 fields", {"cuda_graph_max_bs": 512}, None),
+    "gs_472": ("0.5.9", "printed (server_info version); its server-args keys are the 0.5.9 wheel's 328 fields", {"cuda_graph_max_bs": 512}, None),
+    "gs_473": ("0.5.9", "printed (server_info version); its server-args keys are the 0.5.9 wheel's 328 fields", {"cuda_graph_max_bs": 512}, None),
+    "gs_474": ("0.5.9", "printed (server_info version); its server-args keys are the 0.5.9 wheel's 328 fields", {"cuda_graph_max_bs": 512}, None),
+    "gs_475": ("0.5.9", "printed (server_info version); its server-args keys are the 0.5.9 wheel's 328 fields", {"cuda_graph_max_bs": 512}, None),
+    "gs_476": ("0.5.9", "printed (server_info version); its server-args keys are the 0.5.9 wheel's 328 fields", {"cuda_graph_max_bs": 512}, None),
+    "gs_477": ("0.5.9", "printed (server_info version); its server-args keys are the 0.5.9 wheel's 328 fields", {"cuda_graph_max_bs": 512}, None),
+    "gs_478": ("0.5.9", "printed (server_info version); its server-args keys are the 0.5.9 wheel's 328 fields", {"cuda_graph_max_bs": 512}, None),
+    "gs_479": ("0.5.9", "printed (server_info version); its server-args keys are the 0.5.9 wheel's 328 fields", {"cuda_graph_max_bs": 512}, None),
+    "gs_480": ("0.5.9", "printed (server_info version); its server-args keys are the 0.5.9 wheel's 328 fields", {"cuda_graph_max_bs": 512}, None),
+    "gs_481": ("0.5.9", "printed (server_info version); its server-args keys are the 0.5.9 wheel's 328 fields", {"cuda_graph_max_bs": 512}, None),
+    # gs_482 / gs_483: helper gs29b: the same sweep's Qwen3.5-122B-A10B starts, with an assembled config (entered after the rest)
+    "gs_482": ("0.5.9", "printed (server_info version); its server-args keys are the 0.5.9 wheel's 328 fields", {"cuda_graph_max_bs": 512}, None),
+    "gs_483": ("0.5.9", "printed (server_info version); its server-args keys are the 0.5.9 wheel's 328 fields", {"cuda_graph_max_bs": 512}, None),
 }
 
 # --- vLLM ------------------------------------------------------------------------------------------------------
@@ -3106,9 +3132,32 @@ GS28C_OFF = {  # helper gs28c (2026-12-06, session 28): blind miss above 5 % (ro
                "aiter (0.4.7 / 0.5.4 ModelRunner, 0.5.6 / 0.5.9 / 0.5.12.post1 / 0.5.13 ServerArgs): today +0.7 % "
                "(4,788,586), inside the band; the blind record keeps -25.2 %."),
 }
+_GS29B_OSS = ("Blind {err} ({planned} tokens planned, {printed} printed): gpt-oss-120b from /workspace/gpt-oss-120b at {par} "
+              "on {gpu}, SGLang 0.5.8.post1 (printed), mfs 0.9, context 12,000, a server_info dump of the llm-benchmaq RunPod "
+              "sweep. All six gpt-oss starts of the sweep sit far below tpkit's MXFP4 plan, and the H100 / H200 pairs at one "
+              "tp (same weights, other total) fix what the pool lost: at 15.6 KB a token per rank at tp 4 (7.8 KB at tp 8), "
+              "about 40 GiB per GPU more than the plan's usage at tp 4 and 20 GiB at tp 8, i.e. ~160 GiB over the node "
+              "divided by tp: weights, not a per-GPU overhead, and about the difference between bf16 and MXFP4 experts "
+              "(~114 B expert parameters). The dump names no checkpoint (the local folder only); the same organisation's "
+              "example config serves Scicom-intl/gpt-oss-120b-Malaysian-Reasoning-SFT-v0.1, a fine-tune with LoRA merged "
+              "into the experts, and SGLang 0.5.8.post1 picks moe_runner_backend='triton_kernel' for GptOss with or without "
+              "an MXFP4 quantization_config (ServerArgs._handle_model_specific_adjustments: 'ep_size == 1 and "
+              "is_triton_kernels_available()'), so the printed backend does not tell the format; its Mxfp4MoEMethod keeps "
+              "MXFP4 experts swizzled under triton_kernels (layers/quantization/mxfp4.py process_weights_after_loading), so "
+              "an MXFP4 checkpoint would not load this large. With the set's bf16 config (lmsys--gpt-oss-120b-bf16) tpkit "
+              "gives {bf16} (all six within -10 % to -12 %): the experts are most likely bf16, and the rest is not read. "
+              "No rule changed (helper gs29b).")
+GS29B_OFF = {  # helper gs29b (2026-12-06, session 29): blind misses above 5 % (round gs29b, docs/accuracy.md §6.4)
+    "gs_466": _GS29B_OSS.format(err="+217.4 %", planned="3,161,342", printed="996,064", par="tp 4 x dp 2", gpu="A100 SXM", bf16="877,502 (-11.9 %)"),
+    "gs_467": _GS29B_OSS.format(err="+29.5 %", planned="7,145,772", printed="5,519,745", par="tp 8", gpu="A100 SXM", bf16="4,862,652 (-11.9 %)"),
+    "gs_468": _GS29B_OSS.format(err="+224.6 %", planned="3,152,531", printed="971,113", par="tp 4 x dp 2", gpu="H100 SXM", bf16="868,691 (-10.5 %)"),
+    "gs_469": _GS29B_OSS.format(err="+30.3 %", planned="7,128,149", printed="5,469,844", par="tp 8", gpu="H100 SXM", bf16="4,845,029 (-11.4 %)"),
+    "gs_470": _GS29B_OSS.format(err="+40.6 %", planned="6,330,278", printed="4,503,074", par="tp 4 x dp 2", gpu="H200 SXM", bf16="4,046,438 (-10.1 %)"),
+    "gs_471": _GS29B_OSS.format(err="+7.6 %", planned="13,483,644", printed="12,533,773", par="tp 8", gpu="H200 SXM", bf16="11,200,524 (-10.6 %)"),
+}
 for _cid, _why in {**VRES_OFF, **O19C_OFF, **BL20_OFF, **BL20B_OFF, **CAT20_OFF, **O20_OFF, **WHY21_OFF,
                    **GS21_OFF, **BL21C_OFF, **BL22B_OFF,
-                   **BL22C_OFF, **BL23_OFF, **GS24_OFF, **GS25C_OFF, **GS25B_OFF, **AMD26_OFF, **GS28C_OFF}.items():
+                   **BL22C_OFF, **BL23_OFF, **GS24_OFF, **GS25C_OFF, **GS25B_OFF, **AMD26_OFF, **GS28C_OFF, **GS29B_OFF}.items():
     PUBLIC_EDITS.setdefault(_cid, {})["why_off"] = _why
 PUBLIC_EDITS["vp_066"]["why_off"] += (
     f" {VRES}: the weights gap is torch's caching allocator (engines/vllm/weight_blocks.py): at tp 2 the "
