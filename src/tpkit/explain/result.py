@@ -230,8 +230,11 @@ def _mig(diagnosis, ctx, anchored):
 def _anchor(anchor, diagnose, parsed, view, ctx):
     """One engine's anchoring and diagnosis (``anchor_sglang`` / ``diagnose_sglang`` or the vLLM pair), with the MIG
     fixes: (anchored, diagnosis, rows, printed tokens, predicted token range)."""
+    from tpkit.explain.unnamed import unnamed_diagnosis
+
     anchored = anchor(parsed, view, ctx)
-    diagnosis = release_fixes(_mig(diagnose(parsed, anchored, ctx), ctx, anchored), ctx.engine, ctx.version)
+    diagnosis = unnamed_diagnosis(parsed, ctx.engine) or release_fixes(_mig(diagnose(parsed, anchored, ctx), ctx, anchored),
+                                                           ctx.engine, ctx.version)
     return anchored, diagnosis, anchored.rows, anchored.tokens_printed, anchored.tokens_predicted
 
 
