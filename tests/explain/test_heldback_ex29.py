@@ -9,7 +9,7 @@ import pytest
 from explain_testlib import log_bytes
 
 from tpkit.explain import explain_log
-from tpkit.logs.failures import frame_phase
+from tpkit.logs.failures import detect, frame_phase
 
 
 # --- frames that place a cut traceback -------------------------------------------------------------------------------
@@ -100,3 +100,43 @@ def test_a_traceback_cut_in_a_pool_allocator_names_its_error():
     d = explain_log(log_bytes("sg_690")).diagnosis
     assert d.phase == "first_request"
     assert "alloc_paged_token_slots_extend" in d.cause and "Prefill out of memory" in d.cause and not d.fixes
+
+
+# --- SGLang's run-time pool errors are their own kind --------------------------------------------------------------
+@pytest.mark.parametrize("line", [
+    "RuntimeError: Prefill out of memory. Try to lower your batch size.",
+    "RuntimeError: Decode out of memory. Try to lower your batch size.",
+    "RuntimeError: Out of memory. Try to lower your batch size.",
+    "RuntimeError: alloc_req_slots runs out of memory. Please set a smaller number for `--max-running-requests`.",
+])
+def test_a_full_pool_is_not_a_cuda_oom(line):
+    assert [k for k, *_ in detect(line, "")] == ["pool_exhausted"]
+
+
+def test_a_cuda_oom_stays_one():
+    assert [k for k, *_ in detect("RuntimeError: out of memory", "")] == ["cuda_oom"]
+    assert [k for k, *_ in detect("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB", "")] \
+        == ["cuda_oom"]
+
+
+_SG_PREFILL_FULL = (
+    "[2025-01-01 10:00:00 TP0] Prefill batch. #new-seq: 1, #new-token: 8192\n"
+    "[2025-01-01 10:00:01 TP0] Scheduler hit an exception: Traceback (most recent call last):\n"
+    '  File "/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py", line 1, in event_loop_overlap\n'
+    "    batch = self.get_next_batch_to_run()\n"
+    '  File "/sgl-workspace/sglang/python/sglang/srt/mem_cache/common.py", line 292, in alloc_paged_token_slots_extend\n'
+    "    raise RuntimeError(error_msg)\n"
+    "RuntimeError: Prefill out of memory. Try to lower your batch size.\n"
+    "Try to allocate 8192 tokens.\n")
+
+
+def test_a_full_kv_pool_is_diagnosed_as_one():
+    d = explain_log(_SG_PREFILL_FULL.encode()).diagnosis
+    assert d.phase == "first_request" and d.cause.startswith("the KV pool had no free token slots")
+    assert "activations" not in d.cause and not d.fixes
+
+
+def test_the_request_slot_error_names_an_sglang_log():
+    e = explain_log(log_bytes("sg_695"))  # prose and one cut decode line: refused as no engine's log before
+    assert e.context.engine == "sglang"
+    assert e.diagnosis.phase == "first_request" and "request-slot pool" in e.diagnosis.cause
