@@ -40,6 +40,10 @@ PHASE_WORDS = {"weight_load": "weights"}
 PARSER_PHASE_DISAGREES = {
     # the reader's phase differs from the label (tests/logs/test_corpus.py KNOWN says why)
     "vl_1155": "held-back round ex28: the author's abridged lines place the OOM nowhere (tests/logs/test_corpus.py KNOWN)",
+    "vl_1201": "held-back round ex29: the one frame after the OOM (worker_busy_loop) runs every worker RPC "
+               "(tests/logs/test_corpus.py KNOWN)",
+    "vl_1204": "held-back round ex29: an OOM line and a launch command, nothing that places it "
+               "(tests/logs/test_corpus.py KNOWN)",
 }
 NO_NUMBERS = {
     # memory failures whose excerpt prints no number to re-plan from, and no model config in tests/
@@ -261,6 +265,11 @@ KNOWN_MISSES = {
     # Helper cap27 (session 27): --host-gpus (engines.sglang.defaults.host_capacity_mib; 0.4.7.post1 starts the
     # capacity classes) with the host's cards #7227 states (3090s and 5090s): sg_563 hits, out of KNOWN_MISSES.
     "sg_564",
+    # helper ex29 (2026-12-06, session 29, held-back round, blind): vl_1205 (intel/llm-scaler#672, Qwen3.8-27B on two
+    # Arc Pro B70 through Intel's llm-scaler vLLM build, XPU) prints 201,616 tokens from 12.82 GiB available per worker;
+    # the config at tp 2 (two workers print) rebuilds 414,932-415,707, about twice: the XPU build's KV layout (its
+    # 'Add 3 padding layers' line groups 17 attention-like layers with 48 linear ones), not read (no wheel here)
+    "vl_1205",
     # helper gs24 (2026-12-06, blind, first run): sg_549, sg_551, sg_555-sg_559 (AMD's nightly CI, SGLang 0.5.6 images
     # on MI355X / MI300X at tp 4 / 8: gpt-oss-20b, grok-2 fp8 twice, DeepSeek-V3-0324 four times) print 40-3,078
     # tokens (0.00-0.09 %) below the range rebuilt without the capacity lines; explain's own ledger reproduces each
@@ -814,12 +823,15 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     tp 2 on MI355X), committed server logs of an AMD InferenceMAX fork, hit blind: 487 of the 540 (90.2 %).
     Helper bl29 (2026-12-06, session 29): vl_1158-vl_1162 (gpt-oss-120b on H200, vLLM 0.22.0 / 0.22.1, InferenceX
     reproductions' committed server logs) and vl_1163 / vl_1164 (Kimi-K2.5 / MiniMax-M2.5 NVFP4 tp 4 on a GB300 node,
-    vLLM 0.21.0) print the anchor and all 7 hit blind: 494 of the 547 (90.3 %)."""
+    vLLM 0.21.0) print the anchor and all 7 hit blind: 494 of the 547 (90.3 %).
+    Helper ex29 (2026-12-06, session 29): the held-back round's one anchored log, vl_1205 (Qwen3.8-27B BF16 on two
+    Intel Arc Pro B70 through Intel's llm-scaler vLLM build), misses: 201,616 printed, 414,932-415,707 rebuilt at tp 2
+    (the printed count is about half: the XPU build's KV layout, not read): with gs29b's sg_655 and bl29's 7 (all hit): 495 of the 549 (90.2 %)."""
     rows = _capacity_rows()
     misses = {r["id"] for r in rows if r["outcome"] == "miss"}
     assert misses <= KNOWN_MISSES, sorted(misses - KNOWN_MISSES)
-    assert len(misses) <= 30  # cap27: - sg_563; miss27: - sg_401; gs27: + sg_606; cap26: - sg_220, sg_527, sg_528, sg_529 (31); gs26: + sg_598, sg_605 (35); miss24: 28 -> 23; gs24b: + sg_563, sg_564; gs24: + 7; amd24: - sg_551, sg_555; cap25: - vl_920, sg_494 (26); gs25b: + 5 (31); spread 0.06: + sg_022, sg_061 (33)
-    assert len(rows) == 548  # gs29b: + sg_655 (hits blind); bl29: + vl_1158-vl_1164 (7 hits); gs28c: + sg_633, sg_634 (both hit blind); ex28: + vl_1154 (n/a: no capacity line); bl28: + vl_1100-vl_1112 (13 hits); gs28: + sg_630-sg_632 (all hit blind); bl27: + vl_1060-vl_1067 (8 hits); gs27b: + sg_568 (hits blind); gs27: + sg_606, sg_607; gs26: + 11 (sg_594-sg_605 but sg_596); gs25b: + 14; gs24: + 12; + helper gs24b (2026-12-06): sg_563 / sg_564 print the anchor and miss blind; + bl24b's 15
+    assert len(misses) <= 31  # ex29: + vl_1205; cap27: - sg_563; miss27: - sg_401; gs27: + sg_606; cap26: - sg_220, sg_527, sg_528, sg_529 (31); gs26: + sg_598, sg_605 (35); miss24: 28 -> 23; gs24b: + sg_563, sg_564; gs24: + 7; amd24: - sg_551, sg_555; cap25: - vl_920, sg_494 (26); gs25b: + 5 (31); spread 0.06: + sg_022, sg_061 (33)
+    assert len(rows) == 549  # ex29: + vl_1205 (a miss: Intel's XPU build); gs29b: + sg_655 (hits blind); bl29: + vl_1158-vl_1164 (7 hits); gs28c: + sg_633, sg_634 (both hit blind); ex28: + vl_1154 (n/a: no capacity line); bl28: + vl_1100-vl_1112 (13 hits); gs28: + sg_630-sg_632 (all hit blind); bl27: + vl_1060-vl_1067 (8 hits); gs27b: + sg_568 (hits blind); gs27: + sg_606, sg_607; gs26: + 11 (sg_594-sg_605 but sg_596); gs25b: + 14; gs24: + 12; + helper gs24b (2026-12-06): sg_563 / sg_564 print the anchor and miss blind; + bl24b's 15
     # + helper gs25c (2026-12-06, session 25): sg_560 (gs_365) prints the anchor and hits blind
     sg402 = next(r for r in rows if r["id"] == "sg_402")
     assert sg402["outcome"] == "bound" and sg402["printed"] == 997846 and "KV budget sample:" in sg402["why"]

@@ -22,6 +22,13 @@ KNOWN = {
     "vl_1155": "weicj/vLLM-2080Ti-Definitive#150: the author's abridged 'Expected failure' lines (no start-up step, no "
                "traceback header); the first request is the thread's prose, and _get_workspace_buffer runs in any "
                "forward",
+    # held-back round ex29 (docs/accuracy.md §7.3)
+    "sg_697": "sglang#2460: the title says 'CUDA Graph Build Failure'; the excerpt keeps only the captured forward's "
+              "frames (qwen2 forward, the logits all-gather), which any forward runs, and no capture frame or line",
+    "vl_1201": "noonghunna/club-3090#138: the OOM is quoted with one frame after it, the multiproc worker_busy_loop, "
+               "which runs every worker RPC (profile, capture and execute_model alike): serving is the thread's prose",
+    "vl_1204": "vllm#26863: the torch OOM line and the launch command only, no engine line or frame; 'while inference' "
+               "is the thread's title",
 }
 PHASE_WORDS = {"weight_load": "weights"}
 """label words outside the schema's phase names, as written in the data"""

@@ -231,7 +231,13 @@ def _anchor(anchor, diagnose, parsed, view, ctx):
     """One engine's anchoring and diagnosis (``anchor_sglang`` / ``diagnose_sglang`` or the vLLM pair), with the MIG
     fixes: (anchored, diagnosis, rows, printed tokens, predicted token range)."""
     anchored = anchor(parsed, view, ctx)
-    diagnosis = release_fixes(_mig(diagnose(parsed, anchored, ctx), ctx, anchored), ctx.engine, ctx.version)
+    diagnosis = None
+    if parsed.primary_failure is not None:  # a failure whose error the log never prints (imported only then)
+        from tpkit.explain.unnamed import unnamed_diagnosis
+
+        diagnosis = unnamed_diagnosis(parsed, ctx.engine)
+    diagnosis = diagnosis or release_fixes(_mig(diagnose(parsed, anchored, ctx), ctx, anchored), ctx.engine,
+                                           ctx.version)
     return anchored, diagnosis, anchored.rows, anchored.tokens_printed, anchored.tokens_predicted
 
 

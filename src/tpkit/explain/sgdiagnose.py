@@ -31,6 +31,8 @@ def diagnose_sglang(parsed, a, ctx) -> Diagnosis:
 
         cause, short, fixes = imbalance(failure, plan, ctx, parsed)
         findings += later_hybrid_finding(parsed)
+    elif failure.kind == "pool_exhausted":
+        cause, short, fixes = _pool_exhausted(failure), None, []
     elif failure.kind == "hybrid_state_memory":
         from tpkit.explain.sghybrid import hybrid_state
 
@@ -55,6 +57,18 @@ def diagnose_sglang(parsed, a, ctx) -> Diagnosis:
             _oom(failure)[3], []
     return Diagnosis(status="failed", phase=phase, cause=cause, short_by=short, evidence=ev, fixes=tuple(fixes),
                      findings=tuple(findings))
+
+
+def _pool_exhausted(failure) -> str:
+    """A run-time pool with no free slots for a scheduled batch (``logs.failures._POOL_SLOTS``): the pools exist and
+    are full, so no start-up budget is short and nothing is re-planned; the engine's own message names the knob."""
+    if "alloc_req_slots" in failure.detail:
+        return ("the request-slot pool (req_to_token) had no free row for a scheduled batch while serving "
+                f"('{failure.detail}'): not a CUDA allocation; SGLang's message asks for a smaller "
+                "--max-running-requests")
+    return (f"the KV pool had no free token slots for a scheduled batch while serving ('{failure.detail}'): not a "
+            "CUDA allocation; fewer running requests or smaller prefill chunks (--max-running-requests, "
+            "--chunked-prefill-size) need fewer slots at once, a larger --mem-fraction-static gives more")
 
 
 def _car_findings(a, ctx) -> list[str]:

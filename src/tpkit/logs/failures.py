@@ -32,8 +32,8 @@ __all__ = ["Failure", "PHASES", "KINDS", "detect", "frame_phase", "traceback_pha
 PHASES = ("weights", "kv_pool", "cuda_graph", "first_request", "imbalance", "other")
 KINDS = ("cuda_oom", "kv_too_small", "no_kv_memory", "kv_budget_non_positive", "imbalance",
          "startup_free_memory", "cuda_graph_capture_failed", "cpu_kv_space", "host_oom_killed", "hybrid_state_memory",
-         "nccl_error", "custom_allreduce_disabled", "engine_start_failed", "exception")
-ROOT_KINDS = KINDS[:11]
+         "nccl_error", "pool_exhausted", "custom_allreduce_disabled", "engine_start_failed", "exception")
+ROOT_KINDS = KINDS[:12]
 """kinds that name a cause; the others (a generic exception, "EngineCore failed to start") only say that
 something failed"""
 
@@ -159,6 +159,15 @@ runtime's state ('OOMKilled') or of a report ('was OOM-killed (exit 137)'): host
 device memory. A bare 'Killed' is not enough (a SIGKILL after a child's sigquit prints the same, sg_034)"""
 _NCCL = lazy(r"NCCL error|nccl(?:UnhandledCudaError|InternalError|SystemError|InvalidUsage|RemoteError|"
                    r"InvalidArgument)|DistBackendError|NCCL WARN|ProcessGroupNCCL.{0,80}(?:[Tt]imeout|[Ww]atchdog)")
+_POOL_SLOTS = lazy(r"(?:(?:Prefill|Decode|Extend) out|Out) of memory\. Try to lower your batch size|"
+                   r"alloc_req_slots runs out of memory")
+"""SGLang's run-time pool allocators when a scheduled batch finds no free slots: the KV pool's token slots ("Prefill
+/ Decode out of memory. Try to lower your batch size.", ``alloc_paged_token_slots_extend`` / ``_decode``; "Out of
+memory. …", ``alloc_token_slots``) or the request-to-token pool's rows ("alloc_req_slots runs out of memory. Please
+set a smaller number for `--max-running-requests`"): sglang 0.2.15 logs the prefill wording
+(managers/schedule_batch.py), 0.4.0 and 0.4.7 raise "{phase_str} out of memory. Try to lower your batch size."
+there, 0.5.9 (mem_cache/common.py) and 0.5.23 (mem_cache/allocation.py) raise each from its allocator.  Neither is a
+CUDA allocation: the pools exist and are full (round ex29: sglang#10408, sglang#26265)."""
 _CAR = lazy(r"Custom allreduce is disabled (?:because |due to )?(.{0,200})")
 _START = lazy(r"EngineCore failed to start|Engine core initialization failed|Scheduler hit an exception|"
                     r"Received sigquit from a child process|Initialization failed|Worker failed with error|"
@@ -178,7 +187,8 @@ FAILURE_NEEDLES = ("OutOfMemory", "out of memory", "Failed to load model - not e
                    "Custom allreduce is disabled", "EngineCore failed",
                    "Engine core initialization failed", "Scheduler hit an exception", "sigquit",
                    "Initialization failed", "Worker failed", "Error executing method", "profiled value",
-                   "Exception in run_tp_server", "Exception in ModelTpServer", "scheduler is dead")
+                   "Exception in run_tp_server", "Exception in ModelTpServer", "scheduler is dead",
+                   "Try to lower your batch size", "alloc_req_slots runs out")
 
 
 def _gib(text: str, meaning: str) -> PrintedSize | None:
@@ -336,6 +346,9 @@ def detect(message: str, after: str) -> list[tuple[str, str, tuple, tuple, str]]
                 "leave no GPU memory")
     if at >= 0:
         found.append(("no_kv_memory", "error", *_no_kv(_flat(_region(message, after, at)))))
+    m = _POOL_SLOTS.search(message)
+    if m:
+        found.append(("pool_exhausted", "error", (), (), m.group(0)))
     if _HOST_OOM.search(message):
         found.append(("host_oom_killed", "error", (), (),
                       "the host's OOM killer ended the process: host RAM ran out, not device memory"))
@@ -390,9 +403,10 @@ def _notices(message: str, *, oom: bool) -> list[tuple]:
 
 
 KIND_ENGINE = {"kv_too_small": "vllm", "startup_free_memory": "vllm", "cpu_kv_space": "vllm", "imbalance": "sglang",
-               "cuda_graph_capture_failed": "sglang", "hybrid_state_memory": "sglang"}
+               "cuda_graph_capture_failed": "sglang", "hybrid_state_memory": "sglang", "pool_exhausted": "sglang"}
 """failures whose wording only one engine prints"""
 
 KIND_PHASE = {"kv_too_small": "kv_pool", "no_kv_memory": "kv_pool", "kv_budget_non_positive": "kv_pool",
               "imbalance": "imbalance", "startup_free_memory": "other", "cuda_graph_capture_failed": "cuda_graph",
-              "cpu_kv_space": "kv_pool", "host_oom_killed": "other", "hybrid_state_memory": "kv_pool"}
+              "cpu_kv_space": "kv_pool", "host_oom_killed": "other", "hybrid_state_memory": "kv_pool",
+              "pool_exhausted": "first_request"}

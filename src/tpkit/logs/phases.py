@@ -25,15 +25,27 @@ _FRAME_RULES = (
     # .process_weights_after_loading, hqq_marlin.py, utils/marlin_utils_fp8.py / _fp4.py prepare_*_for_marlin from
     # fp8.py / modelopt.py process_weights_after_loading): a cut traceback may keep only those frames
     # (round ex28: club-3090#60)
+    # initialize_model\b: the loader's model constructor (vLLM model_executor/model_loader/utils.py initialize_model,
+    # called by base_loader.py load_model; 0.11.0 wheel), not the distributed layer's initialize_model_parallel
+    # (distributed/parallel_state.py, both engines), which the bare word used to match: an NCCL group's creation was
+    # placed at the weights (round ex29: sglang#4289, NVIDIA/nccl#1686)
+    # make_layers: every model's __init__ builds its decoder layers through it (vLLM model_executor/models/utils.py
+    # make_layers, 0.11.0 wheel; SGLang srt/utils/common.py make_layers, 0.5.9 wheel), inside initialize_model: a
+    # traceback cut there is the model's construction in load_model (round ex29: club-3090#32)
     ("weights", lazy(r"load_model|load_weights|weight_loader|get_model\b|_initialize_model|model_loader|"
-                           r"loader\.py|initialize_model|create_weights|process_weights_after_loading|"
-                           r"gptq_marlin_repack")),
+                           r"loader\.py|initialize_model\b|create_weights|process_weights_after_loading|"
+                           r"gptq_marlin_repack|make_layers")),
     # vLLM V1's warm-up runs after the KV tensors exist: the executor's initialize_from_config calls the workers'
     # initialize_from_config (KV allocation), then compile_or_warm_up_model (capture_model, matched above, then
     # warmup_kernels / the dummy sampler run): v1/executor/abstract.py initialize_from_config and
     # v1/worker/gpu_worker.py compile_or_warm_up_model, vLLM 0.10.0 and 0.23.0 wheels. Checked before kv_pool, whose
     # pattern the outer frames (_initialize_kv_caches, initialize_from_config) also match.
     ("first_request", lazy(r"compile_or_warm_up_model|warmup_kernels")),
+    # SGLang's run-time pool allocators: the scheduler calls them for every batch it schedules, once the pools exist
+    # (mem_cache/common.py alloc_token_slots / alloc_paged_token_slots_extend / _decode / alloc_req_slots, sglang 0.5.9
+    # wheel; mem_cache/allocation.py, 0.5.23 wheel); checked before kv_pool, whose pattern their callers do not match
+    # but a pool's name in an inner frame might (round ex29: sglang#26265)
+    ("first_request", lazy(r"alloc_token_slots|alloc_paged_token_slots|alloc_req_slots")),
     ("kv_pool", lazy(r"memory_pool|init_memory_pool|profile_max_num_token|_init_pools|_create_buffers|"
                            r"kv_cache|profile_run|determine_available_memory|determine_num_available_blocks|"
                            r"initialize_cache|initialize_from_config|cache_engine|_allocate_kv")),
