@@ -2008,6 +2008,22 @@ SGLANG_PUBLIC = {
                                      "amd-master.yaml entry at the results commit), run 2026-06-04: a main build after the "
                                      "tag that prints 0.5.13's 'KV Cache is allocated. dtype:' line and 391 of the 0.5.13 "
                                      "wheel's 396 ServerArgs fields (entered as 0.5.12.post1; same numbers)", {}, None),
+    # gs_445-gs_451: helper gs29 (2026-12-06, session 29): committed SGLang server logs of an automated serving-tuning
+    # repository (lawjarp-simplismart/autoresearch-inference-optimization experiments/*.log with their launch scripts):
+    # gemma-4-31B-it at tp 4 / tp 2 on a yottah100 8x H100 host (nightly-dev-20260412 image), gemma-4-26B-A4B-it with
+    # online FP8 and Qwen3.5-9B on a nebius H100 (sglang-main:v4 / lmsysorg/sglang:latest)
+    **{cid: ("0.5.11.dev20260412", "image lmsysorg/sglang:nightly-dev-20260412-8da1cfb3 ('sglang 0.0.0.dev1+g2e70e4f4f'), "
+                                   "run 2026-04-13: its printed ServerArgs holds the 0.5.10 wheel's 349 fields plus 9 and "
+                                   "lacks 19 of the 0.5.11 wheel's 368: a main build between them", over, None)
+       for cid, over in (("gs_445", {}), ("gs_446", {"disable_radix_cache": True, "cuda_graph_max_bs": 4}),
+                         ("gs_447", {}), ("gs_448", {"quantization": "fp8"}))},
+    **{cid: ("0.5.11.dev20260415", "image 'sglang-main:v4' (a local build of main), run 2026-04-15: its printed ServerArgs "
+                                   "holds the 0.5.10 wheel's 349 fields plus 11 and lacks 18 of the 0.5.11 wheel's 368",
+             over, None)
+       for cid, over in (("gs_449", {"quantization": "fp8"}),
+                         ("gs_450", {"quantization": "fp8", "disable_radix_cache": True, "cuda_graph_max_bs": 16}))},
+    "gs_451": ("0.5.10", "image lmsysorg/sglang:latest run 2026-04-14; the printed ServerArgs has exactly the 0.5.10 "
+                         "wheel's 349 fields", {"disable_radix_cache": True}, None),
 }
 
 # --- vLLM ------------------------------------------------------------------------------------------------------
