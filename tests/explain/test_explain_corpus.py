@@ -816,7 +816,7 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     misses = {r["id"] for r in rows if r["outcome"] == "miss"}
     assert misses <= KNOWN_MISSES, sorted(misses - KNOWN_MISSES)
     assert len(misses) <= 30  # cap27: - sg_563; miss27: - sg_401; gs27: + sg_606; cap26: - sg_220, sg_527, sg_528, sg_529 (31); gs26: + sg_598, sg_605 (35); miss24: 28 -> 23; gs24b: + sg_563, sg_564; gs24: + 7; amd24: - sg_551, sg_555; cap25: - vl_920, sg_494 (26); gs25b: + 5 (31); spread 0.06: + sg_022, sg_061 (33)
-    assert len(rows) == 540  # gs28c: + sg_633, sg_634 (both hit blind); ex28: + vl_1154 (n/a: no capacity line); bl28: + vl_1100-vl_1112 (13 hits); gs28: + sg_630-sg_632 (all hit blind); bl27: + vl_1060-vl_1067 (8 hits); gs27b: + sg_568 (hits blind); gs27: + sg_606, sg_607; gs26: + 11 (sg_594-sg_605 but sg_596); gs25b: + 14; gs24: + 12; + helper gs24b (2026-12-06): sg_563 / sg_564 print the anchor and miss blind; + bl24b's 15
+    assert len(rows) == 547  # gs29: + sg_635-sg_641 (gs_445-gs_451 own logs); gs28c: + sg_633, sg_634 (both hit blind); ex28: + vl_1154 (n/a: no capacity line); bl28: + vl_1100-vl_1112 (13 hits); gs28: + sg_630-sg_632 (all hit blind); bl27: + vl_1060-vl_1067 (8 hits); gs27b: + sg_568 (hits blind); gs27: + sg_606, sg_607; gs26: + 11 (sg_594-sg_605 but sg_596); gs25b: + 14; gs24: + 12; + helper gs24b (2026-12-06): sg_563 / sg_564 print the anchor and miss blind; + bl24b's 15
     # + helper gs25c (2026-12-06, session 25): sg_560 (gs_365) prints the anchor and hits blind
     sg402 = next(r for r in rows if r["id"] == "sg_402")
     assert sg402["outcome"] == "bound" and sg402["printed"] == 997846 and "KV budget sample:" in sg402["why"]
