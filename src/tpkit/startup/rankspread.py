@@ -48,9 +48,9 @@ __all__ = ["SGLANG_BELOW_RANK0", "SGLANG_RANGE", "VLLM_RANGE", "VLLM_RANGE_WORLD
 
 
 SPREAD_STATS = {
-    "sglang": {"below_rank0": (0.13, 0.77, 35, ("sg_018",)), "range": (0.42, 0.77, 35, ("sg_018",)),
-               "range_world2": (0.42, 0.77, 12, ("sg_018",)),
-               "range_world_gt2": (0.42, 0.47, 23, ("sg_606",))},
+    "sglang": {"below_rank0": (0.13, 0.77, 37, ("sg_018",)), "range": (0.42, 0.77, 37, ("sg_018",)),
+               "range_world2": (0.42, 0.77, 13, ("sg_018",)),
+               "range_world_gt2": (0.42, 0.47, 24, ("sg_606",))},
     "vllm": {"below_rank0": (0.10, 0.10, 9, ("vl_101",)), "range": (0.47, 0.47, 9, ("vl_101", "vl_102")),
              "range_world2": (0.0, 0.0, 6, ("vl_084", "vl_087", "vl_131", "vl_310", "vl_314", "vl_485")),
              "range_world_gt2": (0.47, 0.47, 3, ("vl_101", "vl_102"))},
@@ -74,7 +74,10 @@ every rank printed) makes 33: the p90 below rank 0 (the 30th of 33) rises 0.06 -
 0.13 GiB below TP0 at 'Load weight end') and sg_634 (GLM-5.1-MXFP4 at tp 2 on MI355X, both ranks equal), committed
 server logs of ajith-sirra-amd/InferenceMAX_Rocm_Team, make 35 (two deployments: one repository at two world sizes):
 the p90 below rank 0 (the 32nd of 35) rises 0.10 -> 0.13 GiB (sg_633); range 0.42 (35), range_world2 0.42 (12),
-range_world_gt2 0.42 (23) do not move"""
+range_world_gt2 0.42 (23) do not move; helper gs29 (2026-12-06): sg_635 / sg_636 (gemma-4-31B-it at tp 4 on H100, every
+rank printed, TP1 / TP2 0.05 GiB below TP0, TP3 0.19 above) and sg_637 / sg_638 (tp 2, both ranks equal), committed server
+logs of lawjarp-simplismart/autoresearch-inference-optimization, make 37 (one repository at two world sizes): no
+figure moves (below rank 0 p90 0.13, range 0.42, range_world2 0.42 over 13, range_world_gt2 0.42 over 24)"""
 
 SGLANG_BELOW_RANK0 = GiB(SPREAD_STATS["sglang"]["below_rank0"][0])
 """SGLang: how far the smallest rank lies below rank 0 (p90 over 20 deployments: 0.05; 0.42 over sgz's 19, whose
