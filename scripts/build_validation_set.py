@@ -2024,6 +2024,14 @@ SGLANG_PUBLIC = {
                          ("gs_450", {"quantization": "fp8", "disable_radix_cache": True, "cuda_graph_max_bs": 16}))},
     "gs_451": ("0.5.10", "image lmsysorg/sglang:latest run 2026-04-14; the printed ServerArgs has exactly the 0.5.10 "
                          "wheel's 349 fields", {"disable_radix_cache": True}, None),
+    # gs_452-gs_463: helper gs29 (2026-12-06, session 29): SGLang bench_serving result lines of Massed-Compute/gpu-benchmark
+    # (git blobs of its snapshot; each line's server_info is the server's /get_server_info): lmsysorg/sglang:latest on
+    # Massed Compute VMs (1 x H100 / RTX PRO 6000 / L40S, 2 x H100 / RTX PRO 6000), context 4,096; the GPU from the
+    # model write-up's SGLang row whose concurrency-32 output throughput is the line's
+    **{cid: ("0.5.14", "the line's server_info 'version': '0.5.14'", {}, None)
+       for cid in ("gs_452", "gs_454", "gs_456", "gs_458", "gs_459", "gs_462")},
+    **{cid: ("0.5.15", "the line's server_info 'version': '0.5.15.post1' (rules 0.5.15)", {}, None)
+       for cid in ("gs_453", "gs_455", "gs_457", "gs_460", "gs_461", "gs_463")},
 }
 
 # --- vLLM ------------------------------------------------------------------------------------------------------
