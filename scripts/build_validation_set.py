@@ -2028,7 +2028,10 @@ SGLANG_PUBLIC = {
     # (git blobs of its snapshot; each line's server_info is the server's /get_server_info): lmsysorg/sglang:latest on
     # Massed Compute VMs (1 x H100 / RTX PRO 6000 / L40S, 2 x H100 / RTX PRO 6000), context 4,096; the GPU from the
     # model write-up's SGLang row whose concurrency-32 output throughput is the line's
-    **{cid: ("0.5.14", "the line's server_info 'version': '0.5.14'", {}, None)
+    **{cid: ("0.5.14", "the line's server_info 'version': '0.5.14'",
+             {"gpu_catalog": {"gpu": "H100-PCIe-80GB", "note": "'gpu_1x_h100 — H100 80GB PCIe' (the repository's "
+                              "bonsai-27b-q1-0.md / ideogram-v4-instant.md); entered blind as H100-SXM-80GB, corrected "
+                              "after the first score (helper gs29)"}} if cid != "gs_458" else {}, None)
        for cid in ("gs_452", "gs_454", "gs_456", "gs_458", "gs_459", "gs_462")},
     **{cid: ("0.5.15", "the line's server_info 'version': '0.5.15.post1' (rules 0.5.15)", {}, None)
        for cid in ("gs_453", "gs_455", "gs_457", "gs_460", "gs_461", "gs_463")},
