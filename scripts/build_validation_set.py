@@ -2017,6 +2017,33 @@ SGLANG_PUBLIC = {
                                      "amd-master.yaml entry at the results commit), run 2026-06-04: a main build after the "
                                      "tag that prints 0.5.13's 'KV Cache is allocated. dtype:' line and 391 of the 0.5.13 "
                                      "wheel's 396 ServerArgs fields (entered as 0.5.12.post1; same numbers)", {}, None),
+    # gs_445-gs_451: helper gs29 (2026-12-06, session 29): committed SGLang server logs of an automated serving-tuning
+    # repository (lawjarp-simplismart/autoresearch-inference-optimization experiments/*.log with their launch scripts):
+    # gemma-4-31B-it at tp 4 / tp 2 on a yottah100 8x H100 host (nightly-dev-20260412 image), gemma-4-26B-A4B-it with
+    # online FP8 and Qwen3.5-9B on a nebius H100 (sglang-main:v4 / lmsysorg/sglang:latest)
+    **{cid: ("0.5.11.dev20260412", "image lmsysorg/sglang:nightly-dev-20260412-8da1cfb3 ('sglang 0.0.0.dev1+g2e70e4f4f'), "
+                                   "run 2026-04-13: its printed ServerArgs holds the 0.5.10 wheel's 349 fields plus 9 and "
+                                   "lacks 19 of the 0.5.11 wheel's 368: a main build between them", over, None)
+       for cid, over in (("gs_445", {}), ("gs_446", {"disable_radix_cache": True, "cuda_graph_max_bs": 4}),
+                         ("gs_447", {}), ("gs_448", {"quantization": "fp8"}))},
+    **{cid: ("0.5.11.dev20260415", "image 'sglang-main:v4' (a local build of main), run 2026-04-15: its printed ServerArgs "
+                                   "holds the 0.5.10 wheel's 349 fields plus 11 and lacks 18 of the 0.5.11 wheel's 368",
+             over, None)
+       for cid, over in (("gs_449", {"quantization": "fp8"}),
+                         ("gs_450", {"quantization": "fp8", "disable_radix_cache": True, "cuda_graph_max_bs": 16}))},
+    "gs_451": ("0.5.10", "image lmsysorg/sglang:latest run 2026-04-14; the printed ServerArgs has exactly the 0.5.10 "
+                         "wheel's 349 fields", {"disable_radix_cache": True}, None),
+    # gs_452-gs_463: helper gs29 (2026-12-06, session 29): SGLang bench_serving result lines of Massed-Compute/gpu-benchmark
+    # (git blobs of its snapshot; each line's server_info is the server's /get_server_info): lmsysorg/sglang:latest on
+    # Massed Compute VMs (1 x H100 / RTX PRO 6000 / L40S, 2 x H100 / RTX PRO 6000), context 4,096; the GPU from the
+    # model write-up's SGLang row whose concurrency-32 output throughput is the line's
+    **{cid: ("0.5.14", "the line's server_info 'version': '0.5.14'",
+             {"gpu_catalog": {"gpu": "H100-PCIe-80GB", "note": "'gpu_1x_h100 — H100 80GB PCIe' (the repository's "
+                              "bonsai-27b-q1-0.md / ideogram-v4-instant.md); entered blind as H100-SXM-80GB, corrected "
+                              "after the first score (helper gs29)"}} if cid != "gs_458" else {}, None)
+       for cid in ("gs_452", "gs_454", "gs_456", "gs_458", "gs_459", "gs_462")},
+    **{cid: ("0.5.15", "the line's server_info 'version': '0.5.15.post1' (rules 0.5.15)", {}, None)
+       for cid in ("gs_453", "gs_455", "gs_457", "gs_460", "gs_461", "gs_463")},
     # gs_465: helper gs29b (2026-12-06, session 29): a committed SGLang server log of a Nebius InferenceX reproduction
     # (heyram74/nebius_sopertors_inferencex_benchmark): DeepSeek-R1-0528 at tp 8 on H200, InferenceX's dsr1_fp8_h200.sh flags
     "gs_465": ("0.5.12", "image lmsysorg/sglang:v0.5.12-cu130 (scripts/run_deepseekr1.sh), run 2026-06-11; the printed "

@@ -175,7 +175,8 @@ def _weights_table() -> list[str]:
                 if loads_untied_lm_head(model, opts.engine_version):
                     model = replace(model, tie_word_embeddings=False)
             plan = plan_weights(model, par, dtype=getattr(opts, "dtype", None),
-                                quantization=getattr(opts, "quantization", None))
+                                quantization=getattr(opts, "quantization", None),
+                                engine="sglang" if engine == "sglang" else None)  # SGLang's Gemma 3 / 4 embedding
             if engine == "sglang":  # SGLANG_INT4_WEIGHT on HIP: int4 packed experts (engines/sglang/int4.py)
                 from tpkit.engines.sglang.int4 import int4_applies, int4_weights
 

@@ -22,6 +22,7 @@ Rules (SGLang and vLLM load the same shapes):
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from pathlib import Path
 
 from tpkit.dtypes import DTYPES, WEIGHT_DTYPES, lookup_dtype
@@ -150,7 +151,7 @@ def _stage_lines(spec: ModelSpec, par: ParallelSpec, stage: int, elem: str, quan
                                                 by_name=exact_names):
         _accumulate(spec, par, layer_parts(spec, layer, moe_layer=moe_layer), elem, quant, pad_vocab, sums, times)
     parts = []
-    for p in global_parts(spec):
+    for p in _engine_global_parts(spec, engine):
         if (p.category == "embedding" and first) or (p.category != "embedding" and last):
             parts.append(p)
     if last and first is False and spec.tie_word_embeddings:
@@ -158,6 +159,11 @@ def _stage_lines(spec: ModelSpec, par: ParallelSpec, stage: int, elem: str, quan
         parts.append(Part(name="lm_head", category="lm_head", out=emb.out, inp=emb.inp, shard="vocab"))
     _accumulate(spec, par, parts, elem, quant, pad_vocab, sums)
     lines = _lines(sums, spec, par, elem, quant)
+    if engine == "sglang" and spec.model_type in SGLANG_REPLICATED_EMBEDDING:
+        lines = [replace(ln, source=f"{ln.params:,} params/rank: the token embedding (vocab {spec.vocab_size} × hidden "
+                                    f"{spec.hidden_size}; Gemma 4's per-layer table too) whole on every rank, × "
+                                    f"{DTYPES[elem].bytes} B (SGLang's nn.Embedding for Gemma 3 / 4)")
+                 if ln.item == _ITEMS["embedding"] else ln for ln in lines]
     if first:
         lines += _vision_line(spec, par.tp, elem, engine)
         lines += _audio_line(spec, elem)
@@ -167,6 +173,26 @@ def _stage_lines(spec: ModelSpec, par: ParallelSpec, stage: int, elem: str, quan
                                 source=f"{spec.num_nextn_layers} nextn layer(s), {mtp:,} params in the checkpoint: "
                                        "not loaded unless MTP/EAGLE speculative decoding is on"))
     return lines
+
+
+SGLANG_REPLICATED_EMBEDDING = frozenset({"gemma3", "gemma3_text", "gemma4", "gemma4_text"})
+"""text ``model_type`` values whose token embedding SGLang builds as a plain ``nn.Embedding``, whole on every TP rank
+(no vocab split, no padding): ``Gemma3TextScaledWordEmbedding(nn.Embedding)`` for ``embed_tokens`` in
+``srt/models/gemma3_causal.py`` (``Gemma3TextModel``; the file first ships in the 0.4.4.post2 wheel, unchanged through
+0.5.23), and ``Gemma4TextScaledWordEmbedding = Gemma3TextScaledWordEmbedding`` for ``embed_tokens`` and
+``embed_tokens_per_layer`` in ``srt/models/gemma4_causal.py`` (0.5.11 through 0.5.23 wheels); a tied lm_head is that same
+tensor (``self.lm_head = self.model.embed_tokens``). Gemma 1 / 2 (``srt/models/gemma.py``, ``gemma2.py``) and vLLM use
+``VocabParallelEmbedding``. Helper gs29 (2026-12-06), from gs_445-gs_448's printed weights (gemma-4-31B-it: 17.65 GiB
+per rank at tp 4, 31.66 at tp 2, 3.00 / 2.41 GiB above the vocab-split plan)."""
+
+
+def _engine_global_parts(spec: ModelSpec, engine: str | None) -> list[Part]:
+    """``global_parts`` with the engine's embedding layout: SGLang's Gemma 3 / 4 embeddings replicated
+    (``SGLANG_REPLICATED_EMBEDDING``)."""
+    parts = global_parts(spec)
+    if engine != "sglang" or spec.model_type not in SGLANG_REPLICATED_EMBEDDING:
+        return parts
+    return [replace(p, shard="rep") if p.category == "embedding" and p.shard == "vocab" else p for p in parts]
 
 
 def _lines(sums: dict, spec: ModelSpec, par: ParallelSpec, elem: str, quant: QuantSpec | None) -> list[WeightLine]:

@@ -48,9 +48,9 @@ __all__ = ["SGLANG_BELOW_RANK0", "SGLANG_RANGE", "VLLM_RANGE", "VLLM_RANGE_WORLD
 
 
 SPREAD_STATS = {
-    "sglang": {"below_rank0": (0.13, 0.77, 36, ("sg_018",)), "range": (0.44, 0.77, 36, ("sg_018",)),
-               "range_world2": (0.42, 0.77, 12, ("sg_018",)),
-               "range_world_gt2": (0.44, 0.47, 24, ("sg_606", "sg_655"))},
+    "sglang": {"below_rank0": (0.13, 0.77, 38, ("sg_018",)), "range": (0.44, 0.77, 38, ("sg_018",)),
+               "range_world2": (0.42, 0.77, 13, ("sg_018",)),
+               "range_world_gt2": (0.44, 0.47, 25, ("sg_606", "sg_655"))},
     "vllm": {"below_rank0": (0.10, 0.10, 9, ("vl_101",)), "range": (0.47, 0.47, 9, ("vl_101", "vl_102")),
              "range_world2": (0.0, 0.0, 6, ("vl_084", "vl_087", "vl_131", "vl_310", "vl_314", "vl_485")),
              "range_world_gt2": (0.47, 0.47, 3, ("vl_101", "vl_102"))},
@@ -78,7 +78,11 @@ range_world_gt2 0.42 (23) do not move; helper gs29b (2026-12-06, session 29): sg
 SGLang 0.5.12, a Nebius InferenceX reproduction's committed server log, every rank printed; TP7 0.24 GiB above TP1-TP6
 after the weights and 0.47 GiB above them after the graphs) makes 36: range's p90 (the 33rd of 36) rises 0.42 -> 0.44 GiB
 and range_world_gt2's (the 22nd of 24) 0.42 -> 0.44, whose max 0.47 sg_655 now shares with sg_606; below_rank0 (0.13) and
-range_world2 do not move"""
+range_world2 do not move; helper gs29 (2026-12-06): sg_635 / sg_636 (gemma-4-31B-it at tp 4 on H100, every
+rank printed, TP1 / TP2 0.05 GiB below TP0, TP3 0.19 above) and sg_637 / sg_638 (tp 2, both ranks equal), committed server
+logs of lawjarp-simplismart/autoresearch-inference-optimization (one repository at two world sizes), make 38 with
+gs29b's sg_655 (merged by the lead): below rank 0 p90 0.13 over 38, range 0.44, range_world2 0.42 over 13,
+range_world_gt2 0.44 over 25 (gs29's four alone move no figure)"""
 
 SGLANG_BELOW_RANK0 = GiB(SPREAD_STATS["sglang"]["below_rank0"][0])
 """SGLang: how far the smallest rank lies below rank 0 (p90 over 20 deployments: 0.05; 0.42 over sgz's 19, whose
