@@ -197,6 +197,32 @@ def check_engine_flags(args: argparse.Namespace, engine: Engine, engines: tuple[
             other = " or ".join(f"--engine {e.name}" for e in field.owners)
             fix = f"; {engine.label} has no such flag: leave {field.option} out, or plan with {other}"
         raise PlanInputError(f"{field.option} is {_article(owners)} {owners} flag, but {chosen}{fix}")
+    _check_values(args, engine, engines, chosen if engine_from else None)
+
+
+def _check_values(args: argparse.Namespace, engine: Engine, engines: tuple[Engine, ...] | None,
+                  chosen: str | None) -> None:
+    """Refuse a value of a flag the chosen engine has that its own command line refuses: one of its
+    ``Flag.refused`` (said with what to write instead), or another engine's spelling (said with the engine whose it
+    is and this engine's spellings).  ``chosen``: where the engine came from, when the user did not name it."""
+    union = {f.name: f for f in engine_fields(engines)}
+    for field in engine_fields((engine,)):
+        value = getattr(args, field.name, None)
+        if not isinstance(value, str):
+            continue
+        origin = f" ({chosen})" if chosen else ""
+        fix = dict(field.flag.refused).get(value)
+        if fix:
+            raise PlanInputError(f"{field.option} {value!r}: {engine.label}'s own {field.option} refuses it (invalid "
+                                 f"choice), so the server would not start{origin}; {fix}")
+        everyone = union[field.name]
+        folded = {c.lower() for c in field.flag.choices or ()}  # a case slip is the engine's own check's to name
+        if folded and value.lower() not in folded and value in (everyone.choices or ()):
+            whose = " and ".join(e.label for e in everyone.owners if e is not engine)
+            mine = ", ".join(c for c in field.flag.choices if c not in dict(field.flag.refused))
+            raise PlanInputError(f"{field.option} {value!r} is {whose}'s spelling, not {engine.label}'s{origin}; "
+                                 f"{engine.label} takes {mine}, or plan with --engine "
+                                 + " or --engine ".join(e.name for e in everyone.owners if e is not engine))
 
 
 def options_from_args(engine: Engine, args: argparse.Namespace):

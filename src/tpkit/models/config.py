@@ -70,6 +70,22 @@ _LIBRARY_DEFAULTS = {
     # Gemma4TextConfig default tie_word_embeddings=True (the released configs write it)
     "gemma4_text": {"tie_word_embeddings": True},
 }
+_NESTED_TEXT_DEFAULTS = {
+    # transformers 4.46.3 LlamaConfig / MistralConfig / Qwen2Config.__init__ defaults (models/{llama,mistral,qwen2}/
+    # configuration_*.py) of the size keys; num_key_value_heads None means num_attention_heads (all three classes)
+    "llama": {"vocab_size": 32000, "hidden_size": 4096, "intermediate_size": 11008, "num_hidden_layers": 32,
+              "num_attention_heads": 32, "max_position_embeddings": 2048},
+    "mistral": {"vocab_size": 32000, "hidden_size": 4096, "intermediate_size": 14336, "num_hidden_layers": 32,
+                "num_attention_heads": 32, "num_key_value_heads": 8, "max_position_embeddings": 131072},
+    "qwen2": {"vocab_size": 151936, "hidden_size": 4096, "intermediate_size": 22016, "num_hidden_layers": 32,
+              "num_attention_heads": 32, "num_key_value_heads": 32, "max_position_embeddings": 32768},
+}
+"""Keys a wrapper's ``text_config`` may omit.  transformers saves a nested config as its difference from the
+wrapper's default sub-config (``configuration_utils.py`` ``to_diff_dict`` → ``recursive_diff_dict``) and loads it as
+``CONFIG_MAPPING[model_type](**text_config)`` (``models/llava/configuration_llava.py`` ``LlavaConfig.__init__``;
+4.46.3), so an omitted key takes that class's default, as in the engines, which read the config through
+transformers: llava-hf/llava-1.5-7b-hf's text_config gives only vocab_size, max_position_embeddings and rms_norm_eps
+(helper nb29).  Applied only inside a ``text_config``; a top-level config still needs every key."""
 _TEXT_MODEL_TYPE = {"gemma3": "gemma3_text", "gemma4": "gemma4_text", "llama4": "llama4_text", "kimi_k25": "kimi_k2"}
 _QKV_BIAS_ARCH = {"qwen2", "qwen2_moe"}
 _NO_O_BIAS = {"glm4_moe", "glm4", "qwen2", "qwen2_moe"}
@@ -234,6 +250,12 @@ def _text_config(cfg: dict, where: str, assumptions: list[str]) -> dict:
                 text[key] = cfg[key]
         if "model_type" not in text:
             text["model_type"] = _TEXT_MODEL_TYPE.get(cfg.get("model_type"), cfg.get("model_type"))
+        filled = {k: v for k, v in _NESTED_TEXT_DEFAULTS.get(text["model_type"], {}).items() if text.get(k) is None}
+        if filled:
+            text.update(filled)
+            assumptions.append(f"text_config omits {', '.join(f'{k} (= {v})' for k, v in filled.items())}: "
+                               f"transformers' {text['model_type']} config defaults (a nested config is saved "
+                               "without them)")
     if not text.get("model_type"):
         raise ConfigError(f"{where}: required field 'model_type' is missing; is this an HF config.json?")
     if not isinstance(text["model_type"], str):
