@@ -45,7 +45,8 @@ def test_sglang_kv_fp8_is_refused_with_the_spelling_sglang_takes(capsys, engine)
     error = refused(capsys, "plan", LLAMA, "--gpu", "H100", *engine, "--kv-cache-dtype", "fp8",
                     says=("--kv-cache-dtype 'fp8'", "SGLang's own --kv-cache-dtype refuses it",
                           "write --kv-cache-dtype fp8_e4m3"))
-    assert ("(the default)" in error) == (not engine)  # a user who never typed --engine is told where it came from
+    # a user who never typed --engine is told where it came from, and how to plan vLLM, whose spelling it is
+    assert ("the engine is sglang, the default" in error) == ("add --engine vllm" in error) == (not engine)
 
 
 @pytest.mark.parametrize("spelling", ["fp16", "float16"])
