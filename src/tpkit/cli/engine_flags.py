@@ -233,7 +233,8 @@ def _check_values(args: argparse.Namespace, engine: Engine, engines: tuple[Engin
         if takers and folded and value.lower() not in folded:
             mine = ", ".join(c for c in field.flag.choices if c not in dict(field.flag.refused))
             raise PlanInputError(f"{field.option} {value!r} is {' and '.join(e.label for e in takers)}'s spelling, "
-                                 f"not {engine.label}'s{origin}; {engine.label} takes {mine}, or plan with {other}")
+                                 f"not {engine.label}'s{origin}; {engine.label}'s {field.option} must be one of {mine}, or "
+                                 f"plan with {other}")
 
 
 def options_from_args(engine: Engine, args: argparse.Namespace):
