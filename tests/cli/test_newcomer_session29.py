@@ -1,7 +1,7 @@
 """Newcomer pass of session 29 (helper nb29, 2026-12-06): an SGLang / vLLM user's first hour from a fresh clone
-with ``pip install -e .`` only.  Two groups fail on main e220a099 (a launch spelling SGLang refuses, planned
-silently; a VLM config whose ``text_config`` omits its class defaults, refused); the rest guards what already held
-(docs/accuracy.md §8, "newcomer round nb29")."""
+with ``pip install -e .`` only.  Three groups fail on main e220a099 (a launch spelling SGLang refuses, planned
+silently; a VLM config whose ``text_config`` omits its class defaults, refused; DeepSeek-V3.2 / GLM-5.1 called an
+unknown model type); the rest guards what already held (docs/accuracy.md §8, "newcomer round nb29")."""
 
 from __future__ import annotations
 
@@ -182,3 +182,18 @@ def test_probe_without_a_gpu_writes_nothing_and_exits_2(capsys, tmp_path):
         pytest.skip("a GPU is visible")
     assert code == 2 and "Traceback" not in err and not target.exists()
     assert "nothing written" in err
+
+
+# --- the catalog's DeepSeek-V3.2 and GLM-5.1: DeepSeek-V2 layers, not "a standard decoder" ---------------------------
+
+@pytest.mark.parametrize("model", ["deepseek-ai/DeepSeek-V3.2", "zai-org/GLM-5.1"])
+@pytest.mark.parametrize("engine", ["sglang", "vllm"])
+def test_dsa_models_are_not_called_unknown(capsys, model, engine):
+    """Before: "model_type 'deepseek_v32' (DeepseekV32ForCausalLM) is not one tpkit has rules for: planned as a
+    standard decoder … pass the checkpoint directory", on the brief's first question, though the plan was the
+    DeepSeek-V2 layout with the DSA indexer (SGLang's classes subclass DeepseekV2ForCausalLM)."""
+    code, out, err = cli(capsys, "plan", model, "--engine", engine, "--gpu", "H200", "--tp", "8", "--json")
+    assert code in (0, 3), err
+    plan = json.loads(out)
+    assert not any("not one tpkit has rules for" in a for a in plan["model"]["assumptions"])
+    assert plan["model"]["attention"] == "mla" and plan["model"]["moe"]

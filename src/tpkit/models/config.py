@@ -108,9 +108,13 @@ KNOWN_MODEL_TYPES = frozenset({
     "llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "deepseek_v2", "deepseek_v3",
     "kimi_k2", "kimi_linear", "gemma3_text", "llama4_text", "gpt_oss", "glm4", "glm4_moe", "qwen3_next",
     "qwen3_vl_text", "qwen3_5_text", "qwen3_5_moe_text", "granitemoehybrid", "nemotron_h", "lfm2", "gemma4_text",
-    "gpt2", "opt", "deepseek_v4"})
+    "gpt2", "opt", "deepseek_v4", "deepseek_v32", "glm_moe_dsa"})
 """text model types whose layer layout tpkit's rules were written and checked for; any other is planned
-as a standard decoder, and the plan says so (``ModelSpec.assumptions``)"""
+as a standard decoder, and the plan says so (``ModelSpec.assumptions``).  ``deepseek_v32`` (DeepSeek-V3.2) and
+``glm_moe_dsa`` (GLM-5.x) are DeepSeek-V2 layers plus the DSA indexer (``_dsa``): SGLang ``DeepseekV32ForCausalLM`` /
+``GlmMoeDsaForCausalLM`` subclass ``DeepseekV2ForCausalLM`` (``models/deepseek_v2.py``, ``models/glm4_moe.py``;
+0.5.9 and 0.5.23), vLLM maps ``DeepseekV32ForCausalLM`` to ``deepseek_v2`` (``models/registry.py``, 0.11.0); they
+were planned so already, with a "not one tpkit has rules for" warning (helper nb29)"""
 MAX_LAYERS = 1_024
 """most decoder layers tpkit plans (released models have at most a few hundred: Llama-3.1-405B 126, DeepSeek-V3 61;
 the per-layer ledger of a 30,000-layer MoE took minutes: session 18 fuzz seed 15, case 5374)"""
