@@ -197,3 +197,13 @@ def test_dsa_models_are_not_called_unknown(capsys, model, engine):
     plan = json.loads(out)
     assert not any("not one tpkit has rules for" in a for a in plan["model"]["assumptions"])
     assert plan["model"]["attention"] == "mla" and plan["model"]["moe"]
+
+
+def test_an_sglang_log_given_kv_fp8_is_told_the_spelling_not_to_switch_engine(capsys):
+    """With the engine read from the log, switching --engine is no way out: only the spelling is offered."""
+    error = refused(capsys, "explain", str(SYNTHETIC_KIMI), "--kv-cache-dtype", "fp8",
+                    says=("read from the log", "write --kv-cache-dtype fp8_e4m3"))
+    assert "--engine vllm" not in error
+    error = refused(capsys, "plan", "--from-log", str(SYNTHETIC_KIMI), "--kv-cache-dtype", "half",
+                    says=("'half' is vLLM's spelling, not SGLang's", "must be one of auto"))
+    assert "--engine vllm" not in error

@@ -228,13 +228,14 @@ def _check_values(args: argparse.Namespace, engine: Engine, engines: tuple[Engin
             raise PlanInputError(f"{field.option} {value!r}: {engine.label}'s own {field.option} refuses it (invalid "
                                  f"choice), so the server would not start{origin}; {fix}"
                                  + (f"; to plan {' or '.join(e.label for e in takers)} instead, add {other}"
-                                    if takers and engine_from else ""))
+                                    if takers and engine_from == "the default" else ""))
         folded = {c.lower() for c in field.flag.choices or ()}  # a case slip is the engine's own check's to name
         if takers and folded and value.lower() not in folded:
             mine = ", ".join(c for c in field.flag.choices if c not in dict(field.flag.refused))
+            switch = "" if engine_from and engine_from != "the default" else f", or plan with {other}"
             raise PlanInputError(f"{field.option} {value!r} is {' and '.join(e.label for e in takers)}'s spelling, "
-                                 f"not {engine.label}'s{origin}; {engine.label}'s {field.option} must be one of {mine}, or "
-                                 f"plan with {other}")
+                                 f"not {engine.label}'s{origin}; {engine.label}'s {field.option} must be one of "
+                                 f"{mine}{switch}")
 
 
 def options_from_args(engine: Engine, args: argparse.Namespace):
