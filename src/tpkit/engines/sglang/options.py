@@ -34,8 +34,8 @@ LAUNCH_REFUSED_KV_DTYPES = (
 ``choices`` are auto + fp8_e5m2 (0.2.15, 0.3.0, 0.3.6.post3, 0.4.0, 0.4.1), + fp8_e4m3 (0.4.2 – 0.4.7), + bf16,
 bfloat16 (0.5.4; not in 0.4.7), + fp4_e2m1 (0.5.6 – 0.5.13) in ``srt/server_args.py`` ``add_cli_args``, and auto,
 fp8_e5m2, fp8_e4m3, mxfp8, bf16, bfloat16, nvfp4, fp4_mx_block16 in 0.5.23 ``srt/arg_groups/fields/model.py``
-(wheels read by helper nb29): no release takes fp8, fp16 or float16.  ``SglangOptions`` still takes them (fp8 = fp8_e4m3) for the
-Python API; the command line refuses them (``Flag.refused``)."""
+(wheels read by helper nb29): no release takes fp8, fp16 or float16.  ``SglangOptions`` still takes them
+(fp8 = fp8_e4m3) for the Python API; the command line refuses them (``Flag.refused``)."""
 
 UNMODELLED_KV_DTYPES = {
     "fp4_e2m1": "0.5.9 (server_args.py choices; absent in 0.5.4, present in 0.5.9 and 0.5.10)",
