@@ -197,6 +197,45 @@ def check_engine_flags(args: argparse.Namespace, engine: Engine, engines: tuple[
             other = " or ".join(f"--engine {e.name}" for e in field.owners)
             fix = f"; {engine.label} has no such flag: leave {field.option} out, or plan with {other}"
         raise PlanInputError(f"{field.option} is {_article(owners)} {owners} flag, but {chosen}{fix}")
+    _check_values(args, engine, engines, engine_from)
+
+
+def _takers(name: str, value: str, engine: Engine, engines: tuple[Engine, ...] | None) -> tuple[Engine, ...]:
+    """The other engines whose own command line takes ``value`` for the options field ``name``."""
+    out = []
+    for other in all_engines() if engines is None else engines:
+        meta = next((f.metadata.get("flag") for f in fields(other.options) if f.name == name), None)
+        if other is not engine and meta is not None and value in (meta.choices or ()) \
+                and value not in dict(meta.refused):
+            out.append(other)
+    return tuple(out)
+
+
+def _check_values(args: argparse.Namespace, engine: Engine, engines: tuple[Engine, ...] | None,
+                  engine_from: str | None) -> None:
+    """Refuse a value of a flag the chosen engine has that its own command line refuses: one of its
+    ``Flag.refused`` (said with what to write instead), or another engine's spelling (said with the engine whose it
+    is and this engine's spellings).  ``engine_from``: where the engine came from, when the user did not name it."""
+    for field in engine_fields((engine,)):
+        value = getattr(args, field.name, None)
+        if not isinstance(value, str):
+            continue
+        takers = _takers(field.name, value, engine, engines)
+        other = " or ".join(f"--engine {e.name}" for e in takers)
+        origin = f" (the engine is {engine.name}, {engine_from})" if engine_from else ""
+        fix = dict(field.flag.refused).get(value)
+        if fix:
+            raise PlanInputError(f"{field.option} {value!r}: {engine.label}'s own {field.option} refuses it (invalid "
+                                 f"choice), so the server would not start{origin}; {fix}"
+                                 + (f"; to plan {' or '.join(e.label for e in takers)} instead, add {other}"
+                                    if takers and engine_from == "the default" else ""))
+        folded = {c.lower() for c in field.flag.choices or ()}  # a case slip is the engine's own check's to name
+        if takers and folded and value.lower() not in folded:
+            mine = ", ".join(c for c in field.flag.choices if c not in dict(field.flag.refused))
+            switch = "" if engine_from and engine_from != "the default" else f", or plan with {other}"
+            raise PlanInputError(f"{field.option} {value!r} is {' and '.join(e.label for e in takers)}'s spelling, "
+                                 f"not {engine.label}'s{origin}; {engine.label}'s {field.option} must be one of "
+                                 f"{mine}{switch}")
 
 
 def options_from_args(engine: Engine, args: argparse.Namespace):

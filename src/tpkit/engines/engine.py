@@ -65,6 +65,10 @@ class Flag:
     aliases: tuple[str, ...] = ()
     """the engine's short spellings of the flag, taken too (vLLM's ``-dcp``, ``-dp``, ``-ep``, ``-sc``: 0.29.0
     engine/arg_utils.py ``add_cli_args``), so a pasted ``vllm serve`` command line reads as written"""
+    refused: tuple[tuple[str, str], ...] = ()
+    """values of ``choices`` that the options take (the Python API reads them) but the engine's own command line
+    refuses, each with what to write instead: ``tpkit plan`` refuses them too, so a plan's flags launch as given"""
+
 
     def __post_init__(self) -> None:
         if self.kind not in FLAG_KINDS:

@@ -70,6 +70,22 @@ _LIBRARY_DEFAULTS = {
     # Gemma4TextConfig default tie_word_embeddings=True (the released configs write it)
     "gemma4_text": {"tie_word_embeddings": True},
 }
+_NESTED_TEXT_DEFAULTS = {
+    # transformers 4.46.3 LlamaConfig / MistralConfig / Qwen2Config.__init__ defaults (models/{llama,mistral,qwen2}/
+    # configuration_*.py) of the size keys; num_key_value_heads None means num_attention_heads (all three classes)
+    "llama": {"vocab_size": 32000, "hidden_size": 4096, "intermediate_size": 11008, "num_hidden_layers": 32,
+              "num_attention_heads": 32, "max_position_embeddings": 2048},
+    "mistral": {"vocab_size": 32000, "hidden_size": 4096, "intermediate_size": 14336, "num_hidden_layers": 32,
+                "num_attention_heads": 32, "num_key_value_heads": 8, "max_position_embeddings": 131072},
+    "qwen2": {"vocab_size": 151936, "hidden_size": 4096, "intermediate_size": 22016, "num_hidden_layers": 32,
+              "num_attention_heads": 32, "num_key_value_heads": 32, "max_position_embeddings": 32768},
+}
+"""Keys a wrapper's ``text_config`` may omit.  transformers saves a nested config as its difference from the
+wrapper's default sub-config (``configuration_utils.py`` ``to_diff_dict`` → ``recursive_diff_dict``) and loads it as
+``CONFIG_MAPPING[model_type](**text_config)`` (``models/llava/configuration_llava.py`` ``LlavaConfig.__init__``;
+4.46.3), so an omitted key takes that class's default, as in the engines, which read the config through
+transformers: llava-hf/llava-1.5-7b-hf's text_config gives only vocab_size, max_position_embeddings and rms_norm_eps
+(helper nb29).  Applied only inside a ``text_config``; a top-level config still needs every key."""
 _TEXT_MODEL_TYPE = {"gemma3": "gemma3_text", "gemma4": "gemma4_text", "llama4": "llama4_text", "kimi_k25": "kimi_k2"}
 _QKV_BIAS_ARCH = {"qwen2", "qwen2_moe"}
 _NO_O_BIAS = {"glm4_moe", "glm4", "qwen2", "qwen2_moe"}
@@ -92,9 +108,13 @@ KNOWN_MODEL_TYPES = frozenset({
     "llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "deepseek_v2", "deepseek_v3",
     "kimi_k2", "kimi_linear", "gemma3_text", "llama4_text", "gpt_oss", "glm4", "glm4_moe", "qwen3_next",
     "qwen3_vl_text", "qwen3_5_text", "qwen3_5_moe_text", "granitemoehybrid", "nemotron_h", "lfm2", "gemma4_text",
-    "gpt2", "opt", "deepseek_v4"})
+    "gpt2", "opt", "deepseek_v4", "deepseek_v32", "glm_moe_dsa"})
 """text model types whose layer layout tpkit's rules were written and checked for; any other is planned
-as a standard decoder, and the plan says so (``ModelSpec.assumptions``)"""
+as a standard decoder, and the plan says so (``ModelSpec.assumptions``).  ``deepseek_v32`` (DeepSeek-V3.2) and
+``glm_moe_dsa`` (GLM-5.x) are DeepSeek-V2 layers plus the DSA indexer (``_dsa``): SGLang ``DeepseekV32ForCausalLM`` /
+``GlmMoeDsaForCausalLM`` subclass ``DeepseekV2ForCausalLM`` (``models/deepseek_v2.py``, ``models/glm4_moe.py``;
+0.5.9 and 0.5.23), vLLM maps ``DeepseekV32ForCausalLM`` to ``deepseek_v2`` (``models/registry.py``, 0.11.0); they
+were planned so already, with a "not one tpkit has rules for" warning (helper nb29)"""
 MAX_LAYERS = 1_024
 """most decoder layers tpkit plans (released models have at most a few hundred: Llama-3.1-405B 126, DeepSeek-V3 61;
 the per-layer ledger of a 30,000-layer MoE took minutes: session 18 fuzz seed 15, case 5374)"""
@@ -234,6 +254,12 @@ def _text_config(cfg: dict, where: str, assumptions: list[str]) -> dict:
                 text[key] = cfg[key]
         if "model_type" not in text:
             text["model_type"] = _TEXT_MODEL_TYPE.get(cfg.get("model_type"), cfg.get("model_type"))
+        filled = {k: v for k, v in _NESTED_TEXT_DEFAULTS.get(text["model_type"], {}).items() if text.get(k) is None}
+        if filled:
+            text.update(filled)
+            assumptions.append(f"text_config omits {', '.join(f'{k} (= {v})' for k, v in filled.items())}: "
+                               f"transformers' {text['model_type']} config defaults (a nested config is saved "
+                               "without them)")
     if not text.get("model_type"):
         raise ConfigError(f"{where}: required field 'model_type' is missing; is this an HF config.json?")
     if not isinstance(text["model_type"], str):

@@ -14,13 +14,28 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (cold sta
 if TYPE_CHECKING:
     from tpkit.startup.links import LinkChoice
 
-__all__ = ["SglangOptions", "host_gpu_specs",
-           "KV_CACHE_DTYPES", "UNMODELLED_KV_DTYPES", "unmodelled_kv_error", "SPEC_ALGORITHMS",
+__all__ = ["SglangOptions", "host_gpu_specs", "KV_CACHE_DTYPES", "LAUNCH_REFUSED_KV_DTYPES",
+           "UNMODELLED_KV_DTYPES", "unmodelled_kv_error", "SPEC_ALGORITHMS",
            "A2A_BACKENDS", "ATTENTION_BACKENDS", "explicit_kv_dtype"]
 
 KV_CACHE_DTYPES = ("auto", "bf16", "bfloat16", "fp16", "float16", "fp8", "fp8_e4m3", "fp8_e5m2")
 """accepted ``--kv-cache-dtype`` spellings (their meaning: ``tpkit.dtypes``; ``auto`` follows the model)"""
 
+
+LAUNCH_REFUSED_KV_DTYPES = (
+    ("fp8", "SGLang's fp8 spellings are fp8_e4m3 (0.4.2+) and fp8_e5m2: write --kv-cache-dtype fp8_e4m3 (tpkit plans "
+            "'fp8' as it; 'fp8' is vLLM's spelling)"),
+    ("fp16", "SGLang has no fp16 KV spelling: its KV cache follows --dtype under auto, so write --kv-cache-dtype auto "
+             "(with --dtype float16 for a bf16 checkpoint)"),
+    ("float16", "SGLang has no float16 KV spelling: its KV cache follows --dtype under auto, so write --kv-cache-dtype "
+                "auto (with --dtype float16 for a bf16 checkpoint)"),
+)
+"""``KV_CACHE_DTYPES`` spellings that SGLang's own ``--kv-cache-dtype`` refuses ("invalid choice"): its argparse
+``choices`` are auto + fp8_e5m2 (0.2.15, 0.3.0, 0.3.6.post3, 0.4.0, 0.4.1), + fp8_e4m3 (0.4.2 – 0.4.7), + bf16,
+bfloat16 (0.5.4; not in 0.4.7), + fp4_e2m1 (0.5.6 – 0.5.13) in ``srt/server_args.py`` ``add_cli_args``, and auto,
+fp8_e5m2, fp8_e4m3, mxfp8, bf16, bfloat16, nvfp4, fp4_mx_block16 in 0.5.23 ``srt/arg_groups/fields/model.py``
+(wheels read by helper nb29): no release takes fp8, fp16 or float16.  ``SglangOptions`` still takes them
+(fp8 = fp8_e4m3) for the Python API; the command line refuses them (``Flag.refused``)."""
 
 UNMODELLED_KV_DTYPES = {
     "fp4_e2m1": "0.5.9 (server_args.py choices; absent in 0.5.4, present in 0.5.9 and 0.5.10)",
@@ -81,7 +96,7 @@ class SglangOptions:
     page_size: int | None = flag(kind="int", unit="tokens", concept="KV page", help="tokens per KV page (default 1)")
     """tokens per KV page; None = 1 (the default of most attention backends)"""
     kv_cache_dtype: str = flag("auto", choices=KV_CACHE_DTYPES + tuple(UNMODELLED_KV_DTYPES),
-                               help="KV cache element type (auto: the model's)")
+                               refused=LAUNCH_REFUSED_KV_DTYPES, help="KV cache element type (auto: the model's)")
     """``auto`` | ``bf16`` | ``fp16`` | ``fp8_e4m3`` | ``fp8_e5m2`` (``fp8`` = ``fp8_e4m3``)"""
     dtype: str | None = flag(help="weight dtype: auto, bfloat16, float16, float32 (default auto: the "
                                               "checkpoint's)")
