@@ -1483,11 +1483,15 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # prefix caching off, 8,192 batched tokens, CUDA graphs to 2,048, VLLM_MXFP4_USE_MARLIN=1): the committed server.log
     # files of heyram74/nebius_sopertors_inferencex_benchmark (vLLM 0.22.1, tp 2 / 4 / 8 at --max-num-seqs 64; vp_939-vp_941)
     # and of GloriaXimingLu/inferencex-profiling (vLLM 0.22.0, tp 1 at 4 / 64 and 2,068 / 9,472; vp_942 / vp_943); each
-    # log names the FlashInfer top-k/top-p sampler
+    # log names the FlashInfer top-k/top-p sampler.  helper mx29 (2026-12-07): the launch's VLLM_MXFP4_USE_MARLIN=1
+    # ('+ export VLLM_MXFP4_USE_MARLIN=1' in vp_942 / vp_943's trace, its deprecation FutureWarning in vp_939-vp_941's
+    # server.log, "Using 'MARLIN' Mxfp4 MoE backend" in all five) as --vllm-mxfp4-use-marlin on (engines/vllm/mxfp4.py)
     **{f"vp_{n}": ("0.22.1", "printed 'version 0.22.1' / 'Initializing a V1 LLM engine (v0.22.1)'",
-                   {"enable_prefix_caching": False, "topk_topp_sampler": "flashinfer"}, None) for n in range(939, 942)},
+                   {"enable_prefix_caching": False, "topk_topp_sampler": "flashinfer", "vllm_mxfp4_use_marlin": "on"},
+                   None) for n in range(939, 942)},
     **{f"vp_{n}": ("0.22.0", "printed 'version 0.22.0' / 'Initializing a V1 LLM engine (v0.22.0)'",
-                   {"enable_prefix_caching": False, "topk_topp_sampler": "flashinfer"}, None) for n in (942, 943)},
+                   {"enable_prefix_caching": False, "topk_topp_sampler": "flashinfer", "vllm_mxfp4_use_marlin": "on"},
+                   None) for n in (942, 943)},
 }
 
 _A100_QWEN_MTP = {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 1,

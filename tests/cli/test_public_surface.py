@@ -47,6 +47,7 @@ PLAN_FLAGS = frozenset({
     "--cudagraph-mode",  # vLLM's compilation_config cudagraph_mode (helper cap11: which graphs are captured)
     "--vllm-use-v2-model-runner",  # vLLM's VLLM_USE_V2_MODEL_RUNNER (the V1 runner or Model Runner V2)
     "--vllm-allow-long-max-model-len",  # vLLM's VLLM_ALLOW_LONG_MAX_MODEL_LEN (ux26)
+    "--vllm-mxfp4-use-marlin",  # vLLM's VLLM_MXFP4_USE_MARLIN (mx29: the Marlin MXFP4 MoE backend forced on Hopper)
     "--vllm-memory-profiler-estimate-cudagraphs",  # vLLM's env of that name (helper hyb11: estimate subtracted or not)
     # LoRA (both engines: --enable-lora, --max-lora-rank; vLLM: --max-loras, --max-cpu-loras, --fully-sharded-loras,
     # --lora-dtype, --lora-extra-vocab-size; SGLang: --max-loras-per-batch, --lora-target-modules)

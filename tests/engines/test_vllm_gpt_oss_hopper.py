@@ -89,13 +89,13 @@ def test_gpt_oss_on_h100_vllm_0_14_load_matches_the_print(config, printed):
     assert _load(r).gib == pytest.approx(printed, abs=0.05)  # 0.03 / 0.05 GiB short: not traced
     # before 0.12.0 the triton rule does not apply (0.11.0 pins torch 2.8.0 and vendors no triton_kernels): a plain
     # install runs Marlin there (helper mv13: 0.10.2-0.11.2 get_mxfp4_backend, vp_300 'Using Marlin backend'), and
-    # 0.10.1 decides by compute capability alone (no line)
+    # 0.10.1 too (helper mx29: _should_use_marlin's torch < 2.8.0 → Marlin, the wheel pins torch 2.7.1)
     old = plan_vllm(_spec(config), lookup_gpu("H100-SXM-80GB"), ParallelSpec(), VllmOptions(engine_version="0.11.0"),
                     search_fixes=False)
     assert [l.item for l in old.ledger.items if l.item.startswith("MXFP4 MoE")] == ["MXFP4 MoE padding (Marlin)"]
     first = plan_vllm(_spec(config), lookup_gpu("H100-SXM-80GB"), ParallelSpec(), VllmOptions(engine_version="0.10.1"),
                       search_fixes=False)
-    assert all(not l.item.startswith("MXFP4 MoE") for l in first.ledger.items)
+    assert [l.item for l in first.ledger.items if l.item.startswith("MXFP4 MoE")] == ["MXFP4 MoE padding (Marlin)"]
 
 
 def _sampler_phase(version, gpu="A100-SXM-80GB"):

@@ -107,13 +107,15 @@ def test_marlin_mxfp4_padding_by_release(release, padded):
     assert marlin_mxfp4_padding_bytes(llama, ParallelSpec(), release, (8, 0)).bytes == 0
 
 
-@pytest.mark.parametrize("release, marlin, triton", [((0, 10, 1), False, False), ((0, 10, 2), True, False),
+@pytest.mark.parametrize("release, marlin, triton", [((0, 10, 0), False, False), ((0, 10, 1), True, False),
+                                                     ((0, 10, 2), True, False),
                                                      ((0, 11, 0), True, False), ((0, 11, 2), True, False),
                                                      ((0, 12, 0), False, True), ((0, 14, 1), False, True)])
 def test_hopper_mxfp4_backend_by_release(release, marlin, triton):
     """Hopper runs Marlin on 0.10.2–0.11.2 (get_mxfp4_backend: 'not has_triton_kernels()' → MARLIN; triton_kernels
-    neither vendored nor required in those wheels) and the vendored triton_kernels from 0.12.0; 0.10.1 decides by
-    compute capability alone (helper mv13, 2026-12-04: vp_300's 0.11.2 H100 log prints 'Using Marlin backend')."""
+    neither vendored nor required in those wheels) and the vendored triton_kernels from 0.12.0 (helper mv13,
+    2026-12-04: vp_300's 0.11.2 H100 log prints 'Using Marlin backend'); 0.10.1 / 0.10.1.1 too (_should_use_marlin:
+    torch older than 2.8.0 → Marlin, and both pin torch==2.7.1; helper mx29), 0.10.0 has no MXFP4."""
     from tpkit.engines.vllm.mxfp4 import marlin_mxfp4_padding_bytes, triton_mxfp4_extra_bytes
 
     oss = _spec("openai--gpt-oss-20b.json")

@@ -228,7 +228,8 @@ def read_from_log_notes(args, log, result) -> tuple[str, ...]:
         notes += (f"--pp-layer-partition {args.pp_layer_partition}: read from the log "
                   f"({where(log, 'pp_layer_partition')}: the launch sets the layers of each pipeline stage by hand)",)
     for dest, var in (("sglang_int4_weight", "SGLANG_INT4_WEIGHT"),
-                      ("vllm_allow_long_max_model_len", "VLLM_ALLOW_LONG_MAX_MODEL_LEN")):
+                      ("vllm_allow_long_max_model_len", "VLLM_ALLOW_LONG_MAX_MODEL_LEN"),
+                      ("vllm_mxfp4_use_marlin", "VLLM_MXFP4_USE_MARLIN")):
         if dest in getattr(args, "log_filled", ()):  # an engine variable the log's launch / environment lines set
             notes += (f"--{dest.replace('_', '-')} {getattr(args, dest)}: read from the log ({where(log, dest)}: "
                       f"the server ran with {var} set)",)

@@ -100,6 +100,7 @@ ENV_FLAGS = (
     ("SGLANG_ENABLE_SPEC_V2", ("perf",), "--sglang-spec-v2 {onoff}"),
     ("SGLANG_INT4_WEIGHT", ("plan",), "--sglang-int4-weight {onoff}"),
     ("VLLM_ALLOW_LONG_MAX_MODEL_LEN", ("plan",), "--vllm-allow-long-max-model-len {onoff}"),
+    ("VLLM_MXFP4_USE_MARLIN", ("plan",), "--vllm-mxfp4-use-marlin {onoff}"),
 )
 """(engine environment variable, the commands whose flag sets it, that flag): the variables a pasted launch line
 carries that tpkit has a flag for (vLLM ``envs.py``, SGLang ``environ.py``; each flag's help names its variable)"""

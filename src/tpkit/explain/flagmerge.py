@@ -37,7 +37,7 @@ _LOGGED = ("tp", "pp", "dp", "ep", "mem_fraction", "context_length", "kv_cache_d
            "compile_cache", "cpu_offload_gb", "limit_mm_per_prompt", "async_scheduling", "vllm_use_v2_model_runner",
            "language_model_only", "cudagraph_capture_sizes", "optimization_level", "cudagraph_mode",
            "mamba_ssm_dtype", "mm_feature_transport", "vllm_entrypoint", "pp_layer_partition", "sglang_int4_weight",
-           "vllm_allow_long_max_model_len", "attention_backend")
+           "vllm_allow_long_max_model_len", "vllm_mxfp4_use_marlin", "attention_backend")
 """the run settings ``build_context`` takes from the reader's ``RunSettings`` (in this order)"""
 
 

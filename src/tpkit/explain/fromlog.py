@@ -40,7 +40,7 @@ LOG_FLAGS = {
              "max_num_seqs", "topk_topp_sampler", "skip_mm_profiling", "compile_cache", "cpu_offload_gb",
              "enforce_eager", "limit_mm_per_prompt", "vllm_use_v2_model_runner", "language_model_only",
              "max_cudagraph_capture_size", "cudagraph_capture_sizes", "optimization_level", "cudagraph_mode",
-             "vllm_entrypoint", "pp_layer_partition", "vllm_allow_long_max_model_len")}
+             "vllm_entrypoint", "pp_layer_partition", "vllm_allow_long_max_model_len", "vllm_mxfp4_use_marlin")}
 """the plan flags (dests) a --from-log plan fills from the log's settings (``logs.settings.flag_settings`` names the
 setting of each), unless the flag is given; the layout (tp, pp, dp, ep) and ``--quantization``
 (:func:`quantization_from_log`) apart"""

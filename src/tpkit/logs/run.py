@@ -30,7 +30,8 @@ _BOOLS = ("cuda_graph_disabled", "enable_dp_attention", "disable_custom_all_redu
           "disable_radix_cache", "disable_overlap_schedule", "skip_mm_profiling", "enable_lora", "async_scheduling")
 _STRS = ("model", "kv_cache_dtype", "quantization", "dtype", "attention_backend", "topk_topp_sampler",
          "compile_cache", "vllm_use_v2_model_runner", "cudagraph_mode", "mamba_ssm_dtype", "mm_feature_transport",
-         "vllm_entrypoint", "pp_layer_partition", "sglang_int4_weight", "vllm_allow_long_max_model_len")
+         "vllm_entrypoint", "pp_layer_partition", "sglang_int4_weight", "vllm_allow_long_max_model_len",
+         "vllm_mxfp4_use_marlin")
 RUN_SETTINGS = ("model", "tp", "pp", "dp", "ep", "mem_fraction", "context_length", "kv_cache_dtype", "page_size",
                 "speculative", "chunked_prefill_size", "max_num_batched_tokens", "enable_chunked_prefill",
                 "cuda_graph_max_bs", "cuda_graph_disabled", "enable_dp_attention", "dcp", "attn_cp",
@@ -41,7 +42,7 @@ RUN_SETTINGS = ("model", "tp", "pp", "dp", "ep", "mem_fraction", "context_length
                 "max_lora_rank", "max_loras_per_batch", "cpu_offload_gb", "limit_mm_per_prompt", "async_scheduling",
                 "vllm_use_v2_model_runner", "language_model_only", "cudagraph_capture_sizes", "optimization_level",
                 "cudagraph_mode", "mamba_ssm_dtype", "mm_feature_transport", "vllm_entrypoint", "pp_layer_partition",
-                "sglang_int4_weight", "vllm_allow_long_max_model_len")
+                "sglang_int4_weight", "vllm_allow_long_max_model_len", "vllm_mxfp4_use_marlin")
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -143,6 +144,9 @@ class Run:
     vllm_allow_long_max_model_len: Setting | None = None
     """VLLM_ALLOW_LONG_MAX_MODEL_LEN as a launch line or an environment line of the log sets it: ``"on"`` /
     ``"off"`` (:func:`env_settings`); None: not shown"""
+    vllm_mxfp4_use_marlin: Setting | None = None
+    """VLLM_MXFP4_USE_MARLIN as a launch line or an environment line of the log sets it: ``"on"`` / ``"off"``
+    (:func:`env_settings`; ``engines.vllm.mxfp4.marlin_forced``); None: not shown"""
     compile_cache: Setting | None = None
     """vLLM's torch.compile cache as the log shows it: ``"cold"`` (graphs compiled in this run, or the cache off) /
     ``"warm"`` (every graph loaded from the cache); None: unknown, no such line (``logs.settings.
@@ -361,15 +365,17 @@ def raw_line_settings(line: str, *, line_no: int) -> list[Setting]:
         else []
     if "usage context" in line or "Supported_tasks" in line or "api_server.py:" in line:
         out += entrypoint_settings(line, line_no=line_no)
-    if "INT4_WEIGHT" in line or "LONG_MAX_MODEL_LEN" in line:
+    if "INT4_WEIGHT" in line or "LONG_MAX_MODEL_LEN" in line or "MXFP4_USE_MARLIN" in line:
         out += env_settings(line, line_no=line_no)
     return out
 
 
 _ENV_SETTINGS = {"SGLANG_INT4_WEIGHT": "sglang_int4_weight", "USE_INT4_WEIGHT": "sglang_int4_weight",
-                 "VLLM_ALLOW_LONG_MAX_MODEL_LEN": "vllm_allow_long_max_model_len"}
+                 "VLLM_ALLOW_LONG_MAX_MODEL_LEN": "vllm_allow_long_max_model_len",
+                 "VLLM_MXFP4_USE_MARLIN": "vllm_mxfp4_use_marlin"}
 """engine variables with a tpkit plan flag (``cli.pasted.ENV_FLAGS``) → the run setting (and flag dest) they set"""
-_ENV_ASSIGN = lazy(r"\b(SGLANG_INT4_WEIGHT|USE_INT4_WEIGHT|VLLM_ALLOW_LONG_MAX_MODEL_LEN)[\"']?\s*[=:]\s*[\"']?"
+_ENV_ASSIGN = lazy(r"\b(SGLANG_INT4_WEIGHT|USE_INT4_WEIGHT|VLLM_ALLOW_LONG_MAX_MODEL_LEN|VLLM_MXFP4_USE_MARLIN)"
+                   r"[\"']?\s*[=:]\s*[\"']?"
                    r"([A-Za-z0-9]+)")
 """an assignment of one of them: ``VAR=1 python -m …``, ``export VAR=1``, ``docker run -e VAR=1``, ``env`` output, or
 a Python dict of the environment (``'VAR': '1'``)"""

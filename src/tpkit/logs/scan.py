@@ -68,7 +68,8 @@ TRIGGERS = (
     "Initialization failed", "Worker failed", "Exit",  # _EXCEPTION's classes end in Error, Exception or Exit
     # failures: host OOM killer (_HOST_OOM), CPU KV space (_CPU_KV), custom all-reduce CUDACHECK, vLLM V1's 'Worker proc'
     "OOM", "Out of memory: Killed", "Available memory on node", "Failed: Cuda error", "Worker proc",
-    "Traceback", 'File "', "_WEIGHT", "LONG_MAX_MODEL_LEN",  # + engine variables (logs.run.env_settings)
+    "Traceback", 'File "', "_WEIGHT", "LONG_MAX_MODEL_LEN", "_USE_MARLIN",  # + engine variables (logs.run.env_settings;
+    # the templates mask digits, so VLLM_MXFP4_USE_MARLIN is found by its digit-free tail)
     # engine source names in headers, tracebacks and quoted call trees (tpkit.logs.engine.SOURCE_NAMES)
     "_runner", "_worker", "_memory", "_max_num_token",
     # GPU names

@@ -94,7 +94,8 @@ KEYS: dict[str, str] = {
 """engine key → tpkit setting name (both engines; the keys do not collide in meaning)"""
 
 SETTING_FLAGS = ("tp", "pp", "dp", "ep", "topk_topp_sampler", "compile_cache", "vllm_use_v2_model_runner",
-                 "vllm_entrypoint", "pp_layer_partition", "sglang_int4_weight", "vllm_allow_long_max_model_len")
+                 "vllm_entrypoint", "pp_layer_partition", "sglang_int4_weight", "vllm_allow_long_max_model_len",
+                 "vllm_mxfp4_use_marlin")
 """tpkit's own plan flags (argparse dests) that carry a run setting under the setting's name: ``--tp`` for SGLang's
 ``tp_size`` and vLLM's ``tensor_parallel_size`` (likewise pp, dp, ep), ``--topk-topp-sampler``, ``--compile-cache``
 (a log line's state), ``--vllm-use-v2-model-runner``, ``--vllm-entrypoint``, ``--pp-layer-partition`` (``logs.run``)"""

@@ -368,9 +368,9 @@ def dsv4_batched_buffers(model: ModelSpec, r: Resolved, rules: VllmRules) -> tup
 def mxfp4_padding(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions,
                    r: Resolved) -> tuple[LineItem, ...]:
     """What vLLM's MXFP4 MoE backend adds to the expert tensors at load (``tpkit.engines.vllm.mxfp4``): the Marlin
-    padding below compute capability 9.0 (and on Hopper for 0.10.2–0.11.x), the triton_kernels swizzled scales and float32 biases on Hopper; a line
-    only where they grow."""
-    from tpkit.engines.vllm.mxfp4 import marlin_mxfp4_padding_bytes, triton_mxfp4_extra_bytes
+    padding below compute capability 9.0 (and on Hopper for 0.10.1–0.11.x, or with VLLM_MXFP4_USE_MARLIN), the
+    triton_kernels swizzled scales and float32 biases on Hopper; a line only where they grow."""
+    from tpkit.engines.vllm.mxfp4 import marlin_forced, marlin_mxfp4_padding_bytes, triton_mxfp4_extra_bytes
     from tpkit.engines.vllm.versions import CURRENT, parse_version
 
     version = CURRENT if options.engine_version in ("current", "latest") else options.engine_version
@@ -378,12 +378,16 @@ def mxfp4_padding(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions
         release = parse_version(version)
     except PlanInputError:
         return ()
-    extra = marlin_mxfp4_padding_bytes(model, parallel, release, r.compute_capability)
+    forced = marlin_forced(getattr(options, "vllm_mxfp4_use_marlin", None), release, r.compute_capability)
+    extra = marlin_mxfp4_padding_bytes(model, parallel, release, r.compute_capability, forced=forced)
     if extra.bytes:
+        why = ("VLLM_MXFP4_USE_MARLIN=1 forces it on Hopper" if forced else "GPUs below compute capability 9.0, and "
+               "Hopper on 0.10.1–0.11.x, whose default install lacks triton_kernels or torch ≥ 2.8")
         return (LineItem(item="MXFP4 MoE padding (Marlin)", bytes=extra,
                          source="experts padded to intermediate/tp ↑128, hidden ↑256 by vLLM's Marlin MXFP4 backend "
-                                "(GPUs below compute capability 9.0, and Hopper on 0.10.2–0.11.x, whose default "
-                                "install lacks triton_kernels; in the load delta)"),)
+                                f"({why}; in the load delta)"),)
+    if forced:  # Marlin without padding: the Triton swizzle is not charged either
+        return ()
     extra = triton_mxfp4_extra_bytes(model, parallel, release, r.compute_capability)
     if extra.bytes:
         kept = "original scales kept beside the swizzled copy (≤ 0.24), " if release < (0, 25, 0) else ""

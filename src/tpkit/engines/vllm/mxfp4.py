@@ -47,9 +47,24 @@ A plain ``pip install vllm`` on an H100/H200 therefore runs the Marlin backend, 
 (``Mxfp4MoEMethod.create_weights``, the same ↑128 / ↑256 branch as below 9.0): ``HOPPER_MARLIN_RELEASES``.  The
 committed log of vp_300 (0.11.2, gpt-oss-120b on an H100) prints 'Using Marlin backend' and 65.97 GiB loaded, the
 checkpoint's 60.80 GiB + this padding's 5.16 GiB.  An install that adds triton_kernels itself gets the Triton
-backend instead, which tpkit does not model for these releases.  0.10.1 / 0.10.1.1 decide by compute capability
-alone (``_should_use_marlin``), so Hopper there gets 0.  Blackwell (SM100: FlashInfer first when installed, a
+backend instead, which tpkit does not model for these releases.  0.10.1 / 0.10.1.1 run Marlin on Hopper too (helper
+mx29, 2026-12-07, read in both wheels; before, Hopper got 0 there): ``Mxfp4MoEMethod._should_use_marlin`` returns True
+on CUDA below 10.0 when triton_kernels is missing or torch is older than 2.8.0, and both wheels pin torch==2.7.1
+(``Requires-Dist``) and vendor no triton_kernels.  Blackwell (SM100: FlashInfer first when installed, a
 dependency of the wheel) is not modelled.
+
+``VLLM_MXFP4_USE_MARLIN=1`` (``--vllm-mxfp4-use-marlin on``, :func:`marlin_forced`; helper mx29, 2026-12-07): the
+variable forces the Marlin backend on Hopper as well, so the plan charges the Marlin padding instead of the Triton
+swizzle.  Read in the wheels: 0.10.1 ``Mxfp4MoEMethod._should_use_marlin`` returns the variable first when it is
+set; 0.11.0 declares it in ``envs.py`` but no layer reads it (Hopper runs Marlin there by default anyway, above);
+0.12.0, 0.14.0, 0.16.0 and 0.18.0 ``layers/quantization/mxfp4.py get_mxfp4_backend`` ("VLLM_MXFP4_USE_MARLIN or not
+triton_kernels_supported → Marlin", after the FlashInfer branches that SM90 takes only with
+``VLLM_USE_FLASHINFER_MOE_MXFP4_BF16``); 0.20.0, 0.21.0, 0.22.0 and 0.23.0 ``fused_moe/oracle/mxfp4.py
+select_mxfp4_moe_backend`` ("explicit Marlin MXFP4 configuration", before the priority list; with
+``--moe-backend auto``).  0.22.0 / 0.23.0 wrap it in ``deprecated_env`` ("will be removed in v0.23", a
+FutureWarning; 0.23.0 still reads it), and 0.24.0 and 0.26.0 have it neither in ``envs.py`` nor in the oracle.  The
+Marlin tensors are the same bytes as below 9.0 in 0.22.0 (``marlin_utils_fp4.py prepare_moe_mxfp4_layer_for_marlin``:
+values repacked at 4 bits, scales permuted and cast back to ``float8_e8m0fnu``, biases in the model dtype).
 """
 
 from __future__ import annotations
@@ -61,6 +76,7 @@ from tpkit.parallel import ParallelSpec
 from tpkit.units import Bytes
 
 __all__ = ["marlin_mxfp4_padding_bytes", "triton_mxfp4_extra_bytes", "FIRST_RELEASE", "HOPPER_MARLIN_RELEASES",
+           "ENV_MARLIN_RELEASES", "marlin_forced",
            "TRITON_FIRST_RELEASE",
            "TRITON_SCALES_FREED"]
 
@@ -69,13 +85,18 @@ FIRST_RELEASE = (0, 10, 1)
 0.13.0, 0.14.1, 0.19.0, 0.29.0 (0.10.0 has no mxfp4.py)"""
 
 
-HOPPER_MARLIN_RELEASES = ((0, 10, 2), (0, 12, 0))
+HOPPER_MARLIN_RELEASES = ((0, 10, 1), (0, 12, 0))
 """[first, end) of the releases whose default install runs the Marlin MXFP4 backend on Hopper (no triton_kernels
-vendored or required; read in 0.10.2, 0.11.0, 0.11.1, 0.11.2 and, vendored, 0.12.0)"""
+vendored or required; read in 0.10.2, 0.11.0, 0.11.1, 0.11.2 and, vendored, 0.12.0; 0.10.1 / 0.10.1.1 also pin torch
+2.7.1, below ``_should_use_marlin``'s 2.8.0)"""
 TRITON_FIRST_RELEASE = (0, 12, 0)
 """first vLLM release whose Hopper triton_kernels swizzle is certain (torch 2.9.0 pinned, triton_kernels vendored)"""
 TRITON_SCALES_FREED = (0, 25, 0)
 """first release that deletes the original MXFP4 scales after swizzling them (kept in 0.24.0, freed in 0.25.0)"""
+ENV_MARLIN_RELEASES = (((0, 10, 1), (0, 10, 2)), ((0, 12, 0), (0, 24, 0)))
+"""[first, end) ranges of the releases whose MoE backend choice reads ``VLLM_MXFP4_USE_MARLIN`` (module docstring:
+0.10.1 ``_should_use_marlin``; 0.12.0–0.18.0 ``get_mxfp4_backend``; 0.20.0–0.23.0 ``select_mxfp4_moe_backend``;
+not read by a layer in 0.11.0, gone in 0.24.0)"""
 _HOPPER = (9, 0)
 _HOPPER_SCALE_ROWS = 2 * 8 * 2 * 8
 """``HopperMXScaleLayout`` SWIZZLE_ALIGN_M = 2·num_warps·2·8 with num_warps 8"""
@@ -99,14 +120,25 @@ def _experts_on_rank(model: ModelSpec, parallel: ParallelSpec, release: tuple[in
     return moe.moe_intermediate_size // split, model.hidden_size, layers * experts
 
 
+def marlin_forced(env: object, release: tuple[int, int, int] | None,
+                  compute_capability: tuple[int, int] | None) -> bool:
+    """``VLLM_MXFP4_USE_MARLIN`` set ("on", "1", "true") on a Hopper GPU and a release that reads it
+    (:data:`ENV_MARLIN_RELEASES`): the MXFP4 MoE layers run Marlin instead of the Triton backend.  Below compute
+    capability 9.0 Marlin is the default already; Blackwell is not modelled."""
+    if str(env).strip().lower() not in ("on", "1", "true") or release is None or compute_capability is None:
+        return False
+    return tuple(compute_capability) == _HOPPER and any(a <= release < b for a, b in ENV_MARLIN_RELEASES)
+
+
 def marlin_mxfp4_padding_bytes(model: ModelSpec, parallel: ParallelSpec, release: tuple[int, int, int] | None,
-                               compute_capability: tuple[int, int] | None) -> Bytes:
-    """Bytes per rank the Marlin padding adds to the routed experts of an MXFP4 checkpoint (module docstring)."""
+                               compute_capability: tuple[int, int] | None, *, forced: bool = False) -> Bytes:
+    """Bytes per rank the Marlin padding adds to the routed experts of an MXFP4 checkpoint (module docstring);
+    ``forced``: :func:`marlin_forced` (VLLM_MXFP4_USE_MARLIN on Hopper)."""
     held = _experts_on_rank(model, parallel, release, FIRST_RELEASE)
     if held is None or compute_capability is None:
         return Bytes(0)
     first, end = HOPPER_MARLIN_RELEASES
-    hopper_marlin = tuple(compute_capability) == _HOPPER and first <= release < end
+    hopper_marlin = tuple(compute_capability) == _HOPPER and (forced or first <= release < end)
     if tuple(compute_capability) >= (9, 0) and not hopper_marlin:
         return Bytes(0)
     i_rank, h, count = held

@@ -256,6 +256,14 @@ class VllmOptions:
     … To allow overriding this maximum, set the env var VLLM_ALLOW_LONG_MAX_MODEL_LEN=1" unless it is set, and
     then only warns (``engines.vllm.inputs._max_model_len``; helper ux26).  None / ``"off"`` = unset; ``"on"`` /
     ``"off"``, 1 / 0 and True / False from the API."""
+    vllm_mxfp4_use_marlin: str | None = flag(
+        choices=("on", "off"), metavar="on|off",
+        help="the VLLM_MXFP4_USE_MARLIN environment variable the server ran with: on = an MXFP4 MoE model "
+             "(gpt-oss) runs vLLM's Marlin MoE backend on Hopper too, whose experts are padded (intermediate/tp to "
+             "128, hidden to 256) instead of the Triton backend's swizzled layout; vLLM 0.10.1 and 0.12-0.23 (gone "
+             "in 0.24); --from-log reads it from the log")
+    """``VLLM_MXFP4_USE_MARLIN`` (``envs.py``, 0.10.1–0.23.x): ``engines.vllm.mxfp4.marlin_forced``.  None / ``"off"``
+    = unset (the release's backend choice); ``"on"`` / ``"off"``, 1 / 0 and True / False from the API."""
     vllm_memory_profiler_estimate_cudagraphs: str | None = flag(
         choices=("0", "1"), group="model runner",
         help="the VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS environment variable the server ran with: 1 = the "
