@@ -50,7 +50,7 @@ def test_an_import_line_in_a_traceback_is_not_read_as_the_launch_command(capsys,
     assert doc["diagnosis"]["status"] == "failed" and "ModuleNotFoundError" in doc["diagnosis"]["cause"]
     assert not any(s.get("name") == "tp" for s in doc["run"]) if isinstance(doc["run"], list) else \
         "tp" not in (doc["run"] or {})
-    from tpkit.logs.settings import is_command
+    from tpkit.logs.command import is_command
 
     assert not is_command("    from vllm.entrypoints.cli.main import main")
     assert not is_command("import sglang.launch_server")

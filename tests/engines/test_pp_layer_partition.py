@@ -19,7 +19,7 @@ from tpkit.engines.registry import get_engine
 from tpkit.engines.sglang.pool import PP_SPLIT_EACH_LAST, sglang_pp_split, stage_layer_kinds
 from tpkit.engines.vllm.pages import pp_split
 from tpkit.errors import PlanInputError
-from tpkit.logs.settings import command_settings
+from tpkit.logs.command import command_settings
 from tpkit.models.layout import parse_partition, split_note, stage_sizes
 from tpkit.models.weights import plan_weights
 from tpkit.parallel import ParallelSpec

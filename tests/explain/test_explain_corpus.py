@@ -305,7 +305,7 @@ KNOWN_MISSES = {
     # sg_598 (gpt-oss-20b, MI355X) and sg_605 (DeepSeek-V3-0324 online, MI300X) print 1,171 / 146 tokens below the
     # rebuilt range, as their post2 twins sg_549 / sg_556 (above). sg_595 missed by 157 tokens on the first run: the
     # reader took SGLang's DeepGEMM warning's example (`compile_deep_gemm ... --tp 8`) for the launch command; with
-    # that fixed (logs/settings.is_command, explain/result.free_form_settings) it hits
+    # that fixed (logs/command.is_command, explain/result.free_form_settings) it hits
     "sg_598", "sg_605",
     # helper gs27 (2026-12-06, session 27, blind, first run): sg_606 / sg_607 (gs_421 / gs_422, SGLang issue descriptions
     # from the yunwei37/vllm-exp dump). sg_607 (0.3.3, tp 1) hits; sg_606 (0.3.0, Qwen2-72B-Instruct, tp 8 on H100)

@@ -28,7 +28,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1] / "src"))
 
 from tpkit.logs import parse_log  # noqa: E402
-from tpkit.logs.scan import KEYWORDS, LOWER_TRIGGERS  # noqa: E402
+from tpkit.logs.prefilter import KEYWORDS, LOWER_TRIGGERS  # noqa: E402
 from tpkit.logs.text import _MARK as START_MARK  # noqa: E402
 
 _WORDS = ("the of and to in is you that it he was for on are as with his they at be this have from or one had by "

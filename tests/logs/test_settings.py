@@ -207,7 +207,7 @@ def test_the_deep_gemm_warning_example_is_no_launch_command():
     deep_gemm_wrapper/compile_utils.py); sg_595 (a tp-16 decode server, ranks TP0-TP7 of node rank 0) prints it. Neither
     the command reader nor the free-form scan takes its flags, so a given ``--tp 16`` is not contradicted."""
     from tpkit.explain.result import free_form_settings
-    from tpkit.logs.settings import is_command
+    from tpkit.logs.command import is_command
 
     raw = log_bytes("sg_595")
     hint = next(l for l in raw.decode().splitlines() if "compile_deep_gemm --model" in l)

@@ -349,17 +349,7 @@ def detect(message: str, after: str) -> list[tuple[str, str, tuple, tuple, str]]
     m = _POOL_SLOTS.search(message)
     if m:
         found.append(("pool_exhausted", "error", (), (), m.group(0)))
-    if _HOST_OOM.search(message):
-        found.append(("host_oom_killed", "error", (), (),
-                      "the host's OOM killer ended the process: host RAM ran out, not device memory"))
-    at = message.find("Available memory on node")
-    m = _CPU_KV.search(_flat(_region(message, after, at))) if at >= 0 else None
-    if m:
-        sizes = (("free", _gib(m.group(1), "available host memory on the NUMA node (GiB)")),
-                 ("total", _gib(m.group(2), "the node's host memory (GiB)")),
-                 ("requested", _gib(m.group(3), "KV space set explicitly (GiB)")))
-        found.append(("cpu_kv_space", "error", tuple((n, z) for n, z in sizes if z), (),
-                      "the CPU backend's KV space exceeds the node's available host memory"))
+    found += _host_failures(message, after)
     at = message.find("memory capacity is unbalanced")
     if at >= 0:
         found.append(("imbalance", "error", *_imbalance(_flat(_region(message, after, at)))))
@@ -387,6 +377,23 @@ def detect(message: str, after: str) -> list[tuple[str, str, tuple, tuple, str]]
         found.append(("engine_start_failed", "error", (), (), message[start.start():].strip()[:200]))
     return [(k, s, tuple((n, v) for n, v in sz if v), tuple((n, v) for n, v in ct if v), d)
             for k, s, sz, ct, d in found]
+
+
+def _host_failures(message: str, after: str) -> list[tuple]:
+    """Failures of host memory, not device memory: the host's OOM killer, the CPU backend's KV space."""
+    found = []
+    if _HOST_OOM.search(message):
+        found.append(("host_oom_killed", "error", (), (),
+                      "the host's OOM killer ended the process: host RAM ran out, not device memory"))
+    at = message.find("Available memory on node")
+    m = _CPU_KV.search(_flat(_region(message, after, at))) if at >= 0 else None
+    if m:
+        sizes = (("free", _gib(m.group(1), "available host memory on the NUMA node (GiB)")),
+                 ("total", _gib(m.group(2), "the node's host memory (GiB)")),
+                 ("requested", _gib(m.group(3), "KV space set explicitly (GiB)")))
+        found.append(("cpu_kv_space", "error", tuple((n, z) for n, z in sizes if z), (),
+                      "the CPU backend's KV space exceeds the node's available host memory"))
+    return found
 
 
 def _notices(message: str, *, oom: bool) -> list[tuple]:

@@ -182,8 +182,8 @@ SGLANG_REPLICATED_EMBEDDING = frozenset({"gemma3", "gemma3_text", "gemma4", "gem
 0.5.23), and ``Gemma4TextScaledWordEmbedding = Gemma3TextScaledWordEmbedding`` for ``embed_tokens`` and
 ``embed_tokens_per_layer`` in ``srt/models/gemma4_causal.py`` (0.5.11 through 0.5.23 wheels); a tied lm_head is that same
 tensor (``self.lm_head = self.model.embed_tokens``). Gemma 1 / 2 (``srt/models/gemma.py``, ``gemma2.py``) and vLLM use
-``VocabParallelEmbedding``. Helper gs29 (2026-12-06), from gs_445-gs_448's printed weights (gemma-4-31B-it: 17.65 GiB
-per rank at tp 4, 31.66 at tp 2, 3.00 / 2.41 GiB above the vocab-split plan)."""
+``VocabParallelEmbedding``. Helper gs29 (2026-12-06), from the printed weights of gemma-4-31B-it starts (17.65 GiB per
+rank at tp 4, 31.66 at tp 2, 3.00 / 2.41 GiB above the vocab-split plan; docs/accuracy.md §6.4, round gs29)."""
 
 
 def _engine_global_parts(spec: ModelSpec, engine: str | None) -> list[Part]:
