@@ -16,7 +16,7 @@ CASE_ID = re.compile(r"\b(?:vp|vl|sg|gs)_\d{3}\b")
 CITE_CASE_IDS = frozenset({
     "cli/fromlog.py",
     "engines/sglang/dsv4.py",
-    "engines/sglang/policy.py",
+    "engines/sglang/load.py",
     "engines/sglang/streams.py",
     "engines/unified.py",
     "engines/vllm/dsv4_profile.py",

@@ -350,14 +350,14 @@ def offload_gb(ctx: Context) -> int | None:
 def pre_from_load_usage(ctx: Context, tp: int, pp: int, free_after: Iv) -> tuple[Iv, str] | None:
     """pre_model_load_memory when neither 'Load weight begin' nor the load's 'mem usage' is printed (SGLang ≤ 0.4.5
     prints no usage; an excerpt may start at 'Load weight end'): the free memory after the weights plus SGLang's
-    load usage as tpkit computes it from the config (``engines.sglang.policy.load_usage``: weights, rotary cache,
+    load usage as tpkit computes it from the config (``engines.sglang.load.load_usage``: weights, rotary cache,
     load allocations; their band).  ``profile_max_num_token`` subtracts ``pre × (1 − f)`` from the free memory
     after the weights (sglang 0.3.3 / 0.4.0.post1 ``model_runner.py``), and pre is the free memory after
     ``init_torch_distributed``, before the weights — so pre = free after + usage.  The rotary cache's dtype
     depends on the vendor (float32 on CUDA from 0.4.2): both are taken when the GPU is unknown."""
     try:
         from tpkit.engines.sglang.options import SglangOptions
-        from tpkit.engines.sglang.policy import load_usage
+        from tpkit.engines.sglang.load import load_usage
         from tpkit.hardware.catalog import custom_gpu
         from tpkit.parallel import ParallelSpec
         from dataclasses import replace
