@@ -20,7 +20,8 @@ import pytest
 
 from sglang_fixtures import gpt_oss_120b, ledger_problems, plan
 from tpkit.engines.sglang import SglangOptions
-from tpkit.engines.sglang.pool import compute_cell, size_tokens, swa_pool_choice
+from tpkit.engines.sglang.pool import compute_cell, size_tokens
+from tpkit.engines.sglang.swa_cap import swa_pool_choice
 from tpkit.errors import PlanInputError
 from tpkit.units import GiB
 

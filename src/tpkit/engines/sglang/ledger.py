@@ -37,7 +37,7 @@ def _pool_lines(s: SglangSizing) -> list[LineItem]:
 
 
 def _swa_pool_text(s: SglangSizing) -> str:
-    """Which SGLang configurator sized the two SWA pools and why (``pool.swa_pool_choice``)."""
+    """Which SGLang configurator sized the two SWA pools and why (``swa_cap.swa_pool_choice``)."""
     if s.swa_pool is None:
         return f"swa_full_tokens_ratio {s.cell.swa_ratio:g}"
     return f"sglang pool_configurator.py {s.swa_pool.configurator}: {s.swa_pool.why}"

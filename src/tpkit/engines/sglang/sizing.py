@@ -33,14 +33,14 @@ from tpkit.engines.sglang.mamba import MambaPool, plan_mamba_pool, ssm_state_cho
 from tpkit.engines.sglang.kvdtype import resolve_kv_dtype
 from tpkit.engines.sglang.multimodal import mm_reservation
 from tpkit.engines.sglang.options import SglangOptions
-from tpkit.engines.sglang.pool import (CellSize, SwaPoolChoice, compute_cell, max_running_requests, nsa_model,
-                                       pool_buffers, req_to_token_bytes, sglang_pp_split, size_tokens,
-                                       stage_layer_kinds, swa_pool_choice)
+from tpkit.engines.sglang.pool import (CellSize, compute_cell, max_running_requests, nsa_model, pool_buffers,
+                                       req_to_token_bytes, sglang_pp_split, size_tokens, stage_layer_kinds)
 from tpkit.engines.sglang.spec import (SpecPlan, budget_cell_growth, draft_cell_counted, plan_speculative,
                                        spec_running_cap,
                                        spec_running_requests)
 from tpkit.engines.sglang.rope import rope_reserve, rope_reserve_term
 from tpkit.engines.sglang.streams import forward_stream_pool, metadata_kernels
+from tpkit.engines.sglang.swa_cap import SwaPoolChoice, swa_pool_choice
 from tpkit.engines.sglang.versions import parse_version, rule_era
 from tpkit.errors import PlanInputError
 from tpkit.hardware.gpu import GpuSpec
@@ -154,7 +154,7 @@ class KvBudget:
     without ``--speculative-draft-model-path`` on an architecture SGLang does not fill it for; its draft KV pool then
     comes from the slack after the target's pool"""
     swa_pool: SwaPoolChoice | None = None
-    """the hybrid-SWA configurator SGLang picks and why (``pool.swa_pool_choice``); None for other layouts"""
+    """the hybrid-SWA configurator SGLang picks and why (``swa_cap.swa_pool_choice``); None for other layouts"""
     lora: Bytes = Bytes(0)
     """``--enable-lora``: SGLang's LoRA memory pool, allocated after the weights and before the budget sample
     (``engines.sglang.lora``; bytes, else 0)"""
@@ -364,7 +364,7 @@ def _lora(model: ModelSpec, parallel: ParallelSpec, options: SglangOptions):
 
 def plan_swa_pool(cell: CellSize, model: ModelSpec, parallel: ParallelSpec, options: SglangOptions,
                   cap: CapacityDefaults, page: int) -> SwaPoolChoice | None:
-    """``pool.swa_pool_choice`` with this plan's flags: the chunked-prefill size per attention-DP rank (SGLang
+    """``swa_cap.swa_pool_choice`` with this plan's flags: the chunked-prefill size per attention-DP rank (SGLang
     divides it by the DP size with DP attention) and the overlap schedule off with ``--disable-overlap-schedule``
     or pp > 1 (``_pipeline_parallel_overlap_disable``; server_args ``__post_init__`` before the arg groups)."""
     cpp = cap.chunked_prefill_size
