@@ -157,7 +157,7 @@ def test_sglang_mtp_draft_holds_its_own_vocab_tables_while_the_pool_is_sized(ver
     after the target pool is sized (0.5.14+); before 0.5.14 the draft loads after the pool."""
     from pathlib import Path
 
-    from tpkit.engines.sglang.sizing import draft_weights_at_sizing
+    from tpkit.engines.sglang.budget import draft_weights_at_sizing
 
     cfg = Path(__file__).resolve().parents[1] / "logs/data/configs/Qwen__Qwen3.8-27B/config.json"
     spec = plan_speculative(load_model(str(cfg)), ParallelSpec(tp=2),

@@ -89,7 +89,7 @@ def test_planner_moves_the_first_kernels_out_of_the_load_usage():
     whose first kernels run inside the load) is less by the charge, which is taken after the pre sample instead."""
     from tpkit.engines.sglang.options import SglangOptions
     from tpkit.engines.sglang.load import load_usage
-    from tpkit.engines.sglang.sizing import kv_budget
+    from tpkit.engines.sglang.budget import kv_budget
     from tpkit.hardware.catalog import lookup_gpu
     from tpkit.models import load_model
     from tpkit.parallel import ParallelSpec

@@ -71,7 +71,7 @@ class _Dsv4Fixed:
         self.running, self.attn_dp = running, attn_dp
 
     def tokens(self, budget: Bytes, page: int, max_total_tokens: int | None) -> int:
-        """Full-pool tokens from one budget (``dsv4_budget_tokens``, as ``engines.sglang.sizing.kv_budget``)."""
+        """Full-pool tokens from one budget (``dsv4_budget_tokens``, as ``engines.sglang.budget.kv_budget``)."""
         from tpkit.engines.sglang.dsv4 import dsv4_budget_tokens
 
         return dsv4_budget_tokens(self.layout, self.cell, self.version, budget.bytes, page,

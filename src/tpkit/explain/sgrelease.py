@@ -260,7 +260,7 @@ def mm_reservation_for(ctx: Context) -> tuple[Iv | None, str]:
 
 def default_fraction(ctx: Context, tp: int, pp: int) -> tuple[tuple[float, float] | None, str]:
     """SGLang's default mem_fraction_static for this run ((lowest, highest), source; None when not pinned):
-    tpkit's engine rules (``engines.sglang.sizing.kv_budget``: ``engines.sglang.defaults`` by release, the
+    tpkit's engine rules (``engines.sglang.budget.kv_budget``: ``engines.sglang.defaults`` by release, the
     multimodal and ROCm factors) for the newest release consistent with the log's formats and its date
     (``versions.newest_by_date``), on
 
@@ -314,14 +314,14 @@ def default_fraction(ctx: Context, tp: int, pp: int) -> tuple[tuple[float, float
 
 
 def _fraction_on(ctx: Context, gpu, tp: int, pp: int, version: str) -> tuple[float, str] | None:
-    """SGLang's default fraction on ``gpu`` for this release (``engines.sglang.sizing.kv_budget``), with the run's
+    """SGLang's default fraction on ``gpu`` for this release (``engines.sglang.budget.kv_budget``), with the run's
     DP attention (``--enable-dp-attention`` and its ``--dp``, from the log or the flags): SGLang's default reserve
     grows with it (0.4.8–0.4.10 ``server_args.py __post_init__``: + 4 GiB; 0.5.3+: + the per-dp graph term;
     ``engines.sglang.defaults``), the log's ``disable_cuda_graph`` (0.5.14+ drops graph terms from it) and the
     host's cards (``--host-gpus``: the smallest sets the capacity class, ``defaults.host_capacity_mib``)."""
     try:
         from tpkit.engines.sglang.options import SglangOptions
-        from tpkit.engines.sglang.sizing import kv_budget
+        from tpkit.engines.sglang.budget import kv_budget
         from tpkit.engines.sglang.versions import attention_dp_size
         from tpkit.parallel import ParallelSpec
 

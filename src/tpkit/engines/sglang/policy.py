@@ -17,7 +17,9 @@ from tpkit.engines.sglang.logs import GB_IS_GIB_NOTE, engine_log_lines, schedule
 from tpkit.engines.sglang.options import SglangOptions
 from tpkit.engines.cliflags import accepts, spelling
 from tpkit.engines.engine import check_plan_arguments
-from tpkit.engines.sglang.sizing import SglangSizing, graph_slack_need, kv_budget, resolve_kv_dtype, size_sglang
+from tpkit.engines.sglang.budget import kv_budget
+from tpkit.engines.sglang.kvdtype import resolve_kv_dtype
+from tpkit.engines.sglang.sizing import SglangSizing, graph_slack_need, size_sglang
 from tpkit.engines.sglang.verdict import make_verdict
 from tpkit.engines.sglang.versions import LATEST, attention_dp_size, is_newer_than_latest
 from tpkit.errors import PlanInputError
