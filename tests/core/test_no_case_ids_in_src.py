@@ -25,6 +25,7 @@ CITE_CASE_IDS = frozenset({
     "engines/vllm/encoder_qwen2vl_dummy.py",
     "engines/vllm/encoder_qwen2vl_pixels.py",
     "engines/vllm/encoder_qwen3vl.py",
+    "engines/vllm/graph_evidence.py",
     "engines/vllm/graphs.py",
     "engines/vllm/graphs_not_evidence.py",
     "engines/vllm/inputs.py",
