@@ -20,7 +20,8 @@ accumulators in the first FULL capture), imported only for FLASH_ATTN on SM 9.x 
 Helper tidy29 (2026-12-06, session 29): modules at the 500-line limit split along a concept, each half on the same
 path: plan sglang +3 (engines.sglang.load, .swa_cap, .budget), explain sglang +1 (the budget and the SWA cap come in
 with the plan's rules, one of them already under the ceiling), plan vllm +1 (engines.vllm.graph_evidence, the rows
-behind graphs.py's constants, whose count the formula prints).
+behind graphs.py's constants, whose count the formula prints), perf +1 (perf.kernels: the Kernel / Shard / Batch
+records, split from perf/work.py).
 """
 
 import contextlib
@@ -63,9 +64,9 @@ CASES = {
     "plan vllm json": (["plan", "meta-llama/Llama-3.1-8B-Instruct", "--engine", "vllm", "--gpu", "H100", "--json"],
                        PLAN_NOT + ("tpkit.engines.sglang.policy", "tpkit.cli.render"), 110),  # +1 engines.vllm.maxlen (tidy27: the max model length vLLM accepts), +1 backend_choice (be11), +1 q14, +1 v0chunk, +1 lora_lines, +1 option_checks, +1 graph_fa3 (vx25: FLASH_ATTN on Hopper only), +1 cli.pasted (ux25)
     "perf sglang spec": (["perf", *KIMI, "--speculative-algorithm", "EAGLE3"], PERF_NOT + ("tpkit.perf.runtime_vllm",),
-                         67),
-    "perf sglang json": (["perf", *KIMI, "--json"], PERF_NOT + ("tpkit.perf.runtime_vllm",), 67),
-    "perf vllm": (["perf", "meta-llama/Llama-3.1-8B-Instruct", "--gpu", "H100", "--engine", "vllm"], PERF_NOT, 63),
+                         68),
+    "perf sglang json": (["perf", *KIMI, "--json"], PERF_NOT + ("tpkit.perf.runtime_vllm",), 68),
+    "perf vllm": (["perf", "meta-llama/Llama-3.1-8B-Instruct", "--gpu", "H100", "--engine", "vllm"], PERF_NOT, 64),
     # 56: + tpkit.engines(.vllm) packages and backend_choice, the shared backend choice (SHARED; be11)
     # perf +1: tpkit.perf.draft_terms, the draft step's measured terms, imported by perf.spec (helper draft13)
     # perf +1: tpkit.perf.fa2_verify, the verify's attention mode, imported by perf.runtime and perf.work (aw13)

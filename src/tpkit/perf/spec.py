@@ -27,7 +27,7 @@ from tpkit.models.params import LAYER0_NAME_KEY, mtp_layer_name
 from tpkit.models.spec import ModelSpec
 from tpkit.perf.constants import C
 from tpkit.perf.draft_terms import eagle3_midlayer_kernels, sampling_bw_fraction
-from tpkit.perf.work import GEMV_MAX_TOKENS, Kernel
+from tpkit.perf.kernels import GEMV_MAX_TOKENS, Kernel
 from tpkit.records import dataclass
 
 __all__ = ["SpecSettings", "ALGORITHMS", "draft_spec", "default_accept_rate", "extra_draft_kernels",
