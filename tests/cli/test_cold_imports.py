@@ -21,7 +21,8 @@ Helper tidy29 (2026-12-06, session 29): modules at the 500-line limit split alon
 path: plan sglang +3 (engines.sglang.load, .swa_cap, .budget), explain sglang +1 (the budget and the SWA cap come in
 with the plan's rules, one of them already under the ceiling), plan vllm +1 (engines.vllm.graph_evidence, the rows
 behind graphs.py's constants, whose count the formula prints), perf +1 (perf.kernels: the Kernel / Shard / Batch
-records, split from perf/work.py).
+records, split from perf/work.py), every command +1 (cli.streams: the standard streams every command sets up,
+split from cli/__init__.py).
 """
 
 import contextlib
@@ -60,13 +61,13 @@ PLAN_NOT = ("tpkit.perf", "tpkit.cli.perf", "tpkit.logs", "tpkit.explain", "tpki
 CASES = {
     # name: (argv, prefixes it must not import, ceiling on tpkit modules (count on 2026-12-04 + 3))
     "plan sglang text": (["plan", *KIMI, "--mem-fraction-static", "0.85"], PLAN_NOT + ("tpkit.engines.vllm.policy",),
-                         95),
+                         96),
     "plan vllm json": (["plan", "meta-llama/Llama-3.1-8B-Instruct", "--engine", "vllm", "--gpu", "H100", "--json"],
-                       PLAN_NOT + ("tpkit.engines.sglang.policy", "tpkit.cli.render"), 110),  # +1 engines.vllm.maxlen (tidy27: the max model length vLLM accepts), +1 backend_choice (be11), +1 q14, +1 v0chunk, +1 lora_lines, +1 option_checks, +1 graph_fa3 (vx25: FLASH_ATTN on Hopper only), +1 cli.pasted (ux25)
+                       PLAN_NOT + ("tpkit.engines.sglang.policy", "tpkit.cli.render"), 111),  # +1 engines.vllm.maxlen (tidy27: the max model length vLLM accepts), +1 backend_choice (be11), +1 q14, +1 v0chunk, +1 lora_lines, +1 option_checks, +1 graph_fa3 (vx25: FLASH_ATTN on Hopper only), +1 cli.pasted (ux25)
     "perf sglang spec": (["perf", *KIMI, "--speculative-algorithm", "EAGLE3"], PERF_NOT + ("tpkit.perf.runtime_vllm",),
-                         68),
-    "perf sglang json": (["perf", *KIMI, "--json"], PERF_NOT + ("tpkit.perf.runtime_vllm",), 68),
-    "perf vllm": (["perf", "meta-llama/Llama-3.1-8B-Instruct", "--gpu", "H100", "--engine", "vllm"], PERF_NOT, 64),
+                         69),
+    "perf sglang json": (["perf", *KIMI, "--json"], PERF_NOT + ("tpkit.perf.runtime_vllm",), 69),
+    "perf vllm": (["perf", "meta-llama/Llama-3.1-8B-Instruct", "--gpu", "H100", "--engine", "vllm"], PERF_NOT, 65),
     # 56: + tpkit.engines(.vllm) packages and backend_choice, the shared backend choice (SHARED; be11)
     # perf +1: tpkit.perf.draft_terms, the draft step's measured terms, imported by perf.spec (helper draft13)
     # perf +1: tpkit.perf.fa2_verify, the verify's attention mode, imported by perf.runtime and perf.work (aw13)
@@ -80,10 +81,10 @@ CASES = {
     # every case +1: tpkit.cli.pasted, a pasted launch line and its engine variables read before argparse (ux25); perf
     # +1 more: tpkit.perf.context, split from perf/plan.py at its 500-line limit (ux25)
     # explain +1: tpkit.logs.phases, split out of logs/failures.py to keep it under 500 lines (ex28)
-    "explain sglang text": (["explain", KIMI_LOG], EXPLAIN_NOT + ("tpkit.explain.vllm", "tpkit.engines.vllm"), 97),
+    "explain sglang text": (["explain", KIMI_LOG], EXPLAIN_NOT + ("tpkit.explain.vllm", "tpkit.engines.vllm"), 98),
     "explain sglang json": (["explain", KIMI_LOG, "--json"], EXPLAIN_NOT + ("tpkit.explain.vllm", "tpkit.engines.vllm"),
-                            96),
-    "explain vllm": (["explain", VLLM_LOG], EXPLAIN_NOT + ("tpkit.explain.sglang", "tpkit.engines.sglang.pool"), 92),  # +1 engines.vllm.maxlen (tidy27)
+                            97),
+    "explain vllm": (["explain", VLLM_LOG], EXPLAIN_NOT + ("tpkit.explain.sglang", "tpkit.engines.sglang.pool"), 93),  # +1 engines.vllm.maxlen (tidy27)
 }
 
 

@@ -106,8 +106,8 @@ def vllm_reads_host_available(release: tuple[int, int, int], gpu) -> bool:
 def vllm_graph_estimate_spread() -> tuple[float, float, tuple[str, ...], tuple[str, ...]]:
     """How far vLLM's printed CUDA-graph estimate strays from tpkit's mechanism on unified memory (module
     docstring): (lowest, highest printed − ``graphs.mechanism_estimate`` in GiB, the rows giving each) over the rows
-    of ``graph_evidence.GRAPH_EVIDENCE`` whose GPU the catalog marks ``unified_memory``.  Evidence, not a fit: nothing in the
-    plan uses it but the note."""
+    of ``graph_evidence.GRAPH_EVIDENCE`` whose GPU the catalog marks ``unified_memory``.  Evidence, not a fit:
+    nothing in the plan uses it but the note."""
     from tpkit.engines.vllm.graph_evidence import GRAPH_EVIDENCE
     from tpkit.engines.vllm.graphs import mechanism_estimate
     from tpkit.errors import UnknownGpuError

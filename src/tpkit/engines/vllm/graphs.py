@@ -203,8 +203,8 @@ def estimate_cudagraph_memory(rules: VllmRules, *, v2_runner: bool, max_num_seqs
                               decode_query_len: int = 1, mode: str = "FULL_AND_PIECEWISE",
                               piecewise_warmup: Bytes = Bytes(0), heads: int = 0, head_dim_v: int = 0) -> GraphEstimate:
     """The estimate vLLM subtracts before KV sizing, for one rank: ``mechanism_estimate`` ±
-    ``ESTIMATE_BAND_BYTES``; ``attention_backend`` is the resolved one (``backend_choice.auto_attention_backend``); ``rocm``: an AMD
-    GPU (``ROCM_PER_GRAPH_LAYER_BYTES``; the caller drops the estimate where the release skips it on ROCm);
+    ``ESTIMATE_BAND_BYTES``; ``attention_backend`` is the resolved one (``backend_choice.auto_attention_backend``);
+    ``rocm``: an AMD GPU (``ROCM_PER_GRAPH_LAYER_BYTES``; the caller drops the estimate where the release skips it on ROCm);
     ``max_capture_size``: ``--max-cudagraph-capture-size``, ``given_sizes``: ``--cudagraph-capture-sizes`` (None:
     vLLM's default); ``decode_query_len``: 1 + speculative tokens; ``mode``: the ``CUDAGraphMode``
     (``graph_counts``; the caller returns no estimate for NONE); ``piecewise_warmup``: what the first PIECEWISE
