@@ -22,7 +22,8 @@ path: plan sglang +3 (engines.sglang.load, .swa_cap, .budget), explain sglang +1
 with the plan's rules, one of them already under the ceiling), plan vllm +1 (engines.vllm.graph_evidence, the rows
 behind graphs.py's constants, whose count the formula prints), perf +1 (perf.kernels: the Kernel / Shard / Batch
 records, split from perf/work.py), every command +1 (cli.streams: the standard streams every command sets up,
-split from cli/__init__.py).
+split from cli/__init__.py), plan vllm +1 more (engines.vllm.fi_allreduce: the FlashInfer all-reduce fusion workspace,
+split from engines/vllm/baseline.py; every plan asks whether it applies).
 """
 
 import contextlib
@@ -63,7 +64,7 @@ CASES = {
     "plan sglang text": (["plan", *KIMI, "--mem-fraction-static", "0.85"], PLAN_NOT + ("tpkit.engines.vllm.policy",),
                          96),
     "plan vllm json": (["plan", "meta-llama/Llama-3.1-8B-Instruct", "--engine", "vllm", "--gpu", "H100", "--json"],
-                       PLAN_NOT + ("tpkit.engines.sglang.policy", "tpkit.cli.render"), 111),  # +1 engines.vllm.maxlen (tidy27: the max model length vLLM accepts), +1 backend_choice (be11), +1 q14, +1 v0chunk, +1 lora_lines, +1 option_checks, +1 graph_fa3 (vx25: FLASH_ATTN on Hopper only), +1 cli.pasted (ux25)
+                       PLAN_NOT + ("tpkit.engines.sglang.policy", "tpkit.cli.render"), 112),  # +1 engines.vllm.maxlen (tidy27: the max model length vLLM accepts), +1 backend_choice (be11), +1 q14, +1 v0chunk, +1 lora_lines, +1 option_checks, +1 graph_fa3 (vx25: FLASH_ATTN on Hopper only), +1 cli.pasted (ux25)
     "perf sglang spec": (["perf", *KIMI, "--speculative-algorithm", "EAGLE3"], PERF_NOT + ("tpkit.perf.runtime_vllm",),
                          69),
     "perf sglang json": (["perf", *KIMI, "--json"], PERF_NOT + ("tpkit.perf.runtime_vllm",), 69),
