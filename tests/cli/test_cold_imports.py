@@ -23,7 +23,8 @@ with the plan's rules, one of them already under the ceiling), plan vllm +1 (eng
 behind graphs.py's constants, whose count the formula prints), perf +1 (perf.kernels: the Kernel / Shard / Batch
 records, split from perf/work.py), every command +1 (cli.streams: the standard streams every command sets up,
 split from cli/__init__.py), plan vllm +1 more (engines.vllm.fi_allreduce: the FlashInfer all-reduce fusion workspace,
-split from engines/vllm/baseline.py; every plan asks whether it applies).
+split from engines/vllm/baseline.py; every plan asks whether it applies), plan vllm +1 more (engines.vllm.sampler: the
+profile run's sampler phase, split from engines/vllm/profile.py).
 """
 
 import contextlib
@@ -64,7 +65,7 @@ CASES = {
     "plan sglang text": (["plan", *KIMI, "--mem-fraction-static", "0.85"], PLAN_NOT + ("tpkit.engines.vllm.policy",),
                          96),
     "plan vllm json": (["plan", "meta-llama/Llama-3.1-8B-Instruct", "--engine", "vllm", "--gpu", "H100", "--json"],
-                       PLAN_NOT + ("tpkit.engines.sglang.policy", "tpkit.cli.render"), 112),  # +1 engines.vllm.maxlen (tidy27: the max model length vLLM accepts), +1 backend_choice (be11), +1 q14, +1 v0chunk, +1 lora_lines, +1 option_checks, +1 graph_fa3 (vx25: FLASH_ATTN on Hopper only), +1 cli.pasted (ux25)
+                       PLAN_NOT + ("tpkit.engines.sglang.policy", "tpkit.cli.render"), 113),  # +1 engines.vllm.maxlen (tidy27: the max model length vLLM accepts), +1 backend_choice (be11), +1 q14, +1 v0chunk, +1 lora_lines, +1 option_checks, +1 graph_fa3 (vx25: FLASH_ATTN on Hopper only), +1 cli.pasted (ux25)
     "perf sglang spec": (["perf", *KIMI, "--speculative-algorithm", "EAGLE3"], PERF_NOT + ("tpkit.perf.runtime_vllm",),
                          69),
     "perf sglang json": (["perf", *KIMI, "--json"], PERF_NOT + ("tpkit.perf.runtime_vllm",), 69),
