@@ -212,6 +212,7 @@ def unknown_flags_message(parser: argparse.ArgumentParser, extras: list[str]) ->
         return (f"{units[0]!r} stands on its own: write a size as one word, number and unit together, e.g. 80GiB "
                 "(= 80 × 2^30 bytes) or 80GB (= 80 × 10^9 bytes)")
     parts = []
+    from tpkit.cli.pasted import MODEL_FLAGS
     from tpkit.cli.word_hints import config_override_hint, extra_words_hint, plan_flags_in_perf
 
     meant = extra_words_hint(parser, extras, argv)
@@ -243,7 +244,7 @@ def unknown_flags_message(parser: argparse.ArgumentParser, extras: list[str]) ->
         override = config_override_hint(parser, name)
         if override is not None:  # `--hf-overrides '{…}'`, `--rope-scaling '{…}'` (helper ux24)
             return override
-        if name in _MODEL_FLAGS and any(a.dest == "model" and not a.option_strings for a in parser._actions):
+        if name in MODEL_FLAGS and any(a.dest == "model" and not a.option_strings for a in parser._actions):
             return (f"{name} is the engines' flag for the model; {parser.prog} takes it as its first argument: "
                     f"{parser.prog} MODEL … (an HF id, a checkpoint directory or a config.json)")
         bare: dict[str, str] = {}  # compared without the dashes, which made --port "close" to --tp
@@ -323,8 +324,6 @@ def _gpu_words(parser: argparse.ArgumentParser, extras: list[str]) -> list[str]:
 
 _UNIT_WORDS = frozenset({"b", "kib", "mib", "gib", "tib", "kb", "mb", "gb", "tb"})
 """a unit typed apart from its number (``--gpu-memory 80 GiB``) reaches argparse as a word of its own"""
-_MODEL_FLAGS = ("--model", "--model-path")
-"""vLLM's ``--model`` and SGLang's ``--model-path``: tpkit plan/perf take MODEL as a positional argument"""
 
 
 def _command(argv: list[str]) -> str | None:
