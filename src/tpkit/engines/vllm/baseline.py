@@ -235,21 +235,7 @@ def profile_nontorch_growth(gpu: GpuSpec, parallel: ParallelSpec, rules: VllmRul
     parts: list[tuple[Bytes, Bytes, str]] = []
     world = parallel.tp * parallel.pp
     if not rules.distributed_after_snapshot and world > 1:
-        group = group_links(gpu, machine, range(world), links)
-        if group.num_nodes == 1 and not group.p2p:
-            c = vllm_nontorch_growth(1)
-            parts.append((c.bytes, c.uncertainty, f"tp × pp = {world} on one node without CUDA peer access: NCCL "
-                                                  f"connects over its SHM transport, whose buffers are host memory "
-                                                  f"(NCCL docs, NCCL_SHM_DISABLE), so the profile's collectives grow "
-                                                  f"no device memory beyond one rank's ({links_note(group)}); "
-                                                  f"{c.source}"))
-        else:
-            pcie = group.num_nodes == 1 and not group.full_nvlink
-            c = vllm_nontorch_growth(world, transport="pcie" if pcie else None)
-            over = f"over PCIe ({links_note(group)}), " if pcie else ""
-            parts.append((c.bytes, c.uncertainty, f"tp × pp = {world}: NCCL connections made lazily by the profile "
-                                                  f"run's collectives and workspaces outside torch (vLLM ≥ 0.11 "
-                                                  f"charges them); {over}{c.source}"))
+        parts.append(_tp_group_growth(gpu, world, links, machine))
     if parallel.dp > 1 and moe:
         group = group_links(gpu, None, range(0, parallel.num_gpus, parallel.tp * parallel.pp), links)
         nccl = nccl_costs(gpu, parallel.dp, transport="nvlink" if group.full_nvlink else "pcie",
@@ -261,6 +247,27 @@ def profile_nontorch_growth(gpu: GpuSpec, parallel: ParallelSpec, rules: VllmRul
         return (zero,)
     return (LineItem(item="non-torch growth during profiling", bytes=sum((p[0] for p in parts), Bytes(0)),
                      uncertainty=sum((p[1] for p in parts), Bytes(0)), source=" + ".join(p[2] for p in parts)),)
+
+
+
+def _tp_group_growth(gpu: GpuSpec, world: int, links: LinkChoice | None,
+                     machine: MachineProfile | None) -> tuple[Bytes, Bytes, str]:
+    """(bytes, ±, source) of the TP × PP group's growth during the profile run (``profile_nontorch_growth``'s first
+    bullet): the world-1 row without CUDA peer access on one node (NCCL's SHM transport), else the world's row, over
+    PCIe where the node has no full NVLink mesh."""
+    group = group_links(gpu, machine, range(world), links)
+    if group.num_nodes == 1 and not group.p2p:
+        c = vllm_nontorch_growth(1)
+        return (c.bytes, c.uncertainty, f"tp × pp = {world} on one node without CUDA peer access: NCCL connects over "
+                                        f"its SHM transport, whose buffers are host memory (NCCL docs, "
+                                        f"NCCL_SHM_DISABLE), so the profile's collectives grow no device memory "
+                                        f"beyond one rank's ({links_note(group)}); {c.source}")
+    pcie = group.num_nodes == 1 and not group.full_nvlink
+    c = vllm_nontorch_growth(world, transport="pcie" if pcie else None)
+    over = f"over PCIe ({links_note(group)}), " if pcie else ""
+    return (c.bytes, c.uncertainty, f"tp × pp = {world}: NCCL connections made lazily by the profile run's "
+                                    f"collectives and workspaces outside torch (vLLM ≥ 0.11 charges them); "
+                                    f"{over}{c.source}")
 
 
 OTHERS_GROWTH_ITEM = "other processes' growth during the profile"
