@@ -24,7 +24,8 @@ def main(argv: list[str]) -> int:
     from tpkit.perf.device import device_rates
     from tpkit.perf.forward import kernel_us, time_forward
     from tpkit.perf.impl import impl_profile
-    from tpkit.perf.work import Batch, Shard, forward_kernels
+    from tpkit.perf.kernels import Batch, Shard
+    from tpkit.perf.work import forward_kernels
 
     paths = [Path(a) for a in argv[1:]] or [ROOT / "docs" / "runs" / "decode_h200_2026-12-01.json"]
     runs = [json.loads(p.read_text()) for p in paths]

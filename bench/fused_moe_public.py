@@ -35,7 +35,7 @@ def tpkit_layer_us(src: dict, m: int) -> tuple[float, float]:
     from tpkit.perf.experts import expected_distinct_experts
     from tpkit.perf.forward import kernel_us
     from tpkit.perf.impl import impl_profile
-    from tpkit.perf.work import ACT_BYTES, Kernel
+    from tpkit.perf.kernels import ACT_BYTES, Kernel
 
     dev = device_rates(lookup_gpu(src["gpu"]))
     impl = impl_profile("vllm")

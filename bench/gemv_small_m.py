@@ -157,7 +157,7 @@ def compare(path: str) -> int:
     from tpkit.hardware.catalog import lookup_gpu
     from tpkit.perf.device import device_rates
     from tpkit.perf.forward import kernel_us
-    from tpkit.perf.work import GEMV_MAX_TOKENS, Kernel
+    from tpkit.perf.kernels import GEMV_MAX_TOKENS, Kernel
 
     run = json.loads(Path(path).read_text())
     dev = device_rates(lookup_gpu("H200"))

@@ -93,7 +93,7 @@ def gpu_table(path: Path) -> dict | None:
     from tpkit.perf.device import device_rates
     from tpkit.perf.forward import kernel_us
     from tpkit.perf.impl import impl_profile
-    from tpkit.perf.work import Kernel
+    from tpkit.perf.kernels import Kernel
 
     run = json.loads(path.read_text())
     dev, impl = device_rates(lookup_gpu("H100-SXM-80GB")), impl_profile("vllm")

@@ -20,7 +20,7 @@ import sys
 import time
 
 from tpkit.engines.sglang import SglangOptions, plan_sglang
-from tpkit.engines.sglang import policy
+from tpkit.engines.sglang import load
 from tpkit.errors import PlanInputError
 from tpkit.hardware.catalog import list_gpus
 from tpkit.models import load_model
@@ -64,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", default=None, help="write the results to this file")
     args = parser.parse_args(argv)
     configs = sweep()
-    policy._WEIGHTS_CACHE.clear()
+    load._WEIGHTS_CACHE.clear()
     cold = run_pass(configs)
     warm = [run_pass(configs) for _ in range(args.repeat)]
     best = max(warm, key=lambda r: r["configs_per_s"]) if warm else cold

@@ -170,7 +170,7 @@ def _weights_table() -> list[str]:
             if engine == "sglang":  # the engine's own weights rules (pre-0.4.0 untied lm_head)
                 from dataclasses import replace
 
-                from tpkit.engines.sglang.policy import loads_untied_lm_head
+                from tpkit.engines.sglang.load import loads_untied_lm_head
 
                 if loads_untied_lm_head(model, opts.engine_version):
                     model = replace(model, tie_word_embeddings=False)

@@ -17,6 +17,14 @@ Helper tri18 (2026-12-05): the perf ceilings +1 for ``tpkit.perf.triton_verify``
 KV split and the drafter's own backend; its own module, as fa2_verify).
 Helper vx25 (2026-12-06): the vLLM plan ceiling +1 for ``tpkit.engines.vllm.graph_fa3`` (FlashAttention 3's split-KV
 accumulators in the first FULL capture), imported only for FLASH_ATTN on SM 9.x (graphs.py is at its line limit).
+Helper tidy29 (2026-12-06, session 29): modules at the 500-line limit split along a concept, each half on the same
+path: plan sglang +3 (engines.sglang.load, .swa_cap, .budget), explain sglang +1 (the budget and the SWA cap come in
+with the plan's rules, one of them already under the ceiling), plan vllm +1 (engines.vllm.graph_evidence, the rows
+behind graphs.py's constants, whose count the formula prints), perf +1 (perf.kernels: the Kernel / Shard / Batch
+records, split from perf/work.py), every command +1 (cli.streams: the standard streams every command sets up,
+split from cli/__init__.py), plan vllm +1 more (engines.vllm.fi_allreduce: the FlashInfer all-reduce fusion workspace,
+split from engines/vllm/baseline.py; every plan asks whether it applies), plan vllm +1 more (engines.vllm.sampler: the
+profile run's sampler phase, split from engines/vllm/profile.py).
 """
 
 import contextlib
@@ -55,13 +63,13 @@ PLAN_NOT = ("tpkit.perf", "tpkit.cli.perf", "tpkit.logs", "tpkit.explain", "tpki
 CASES = {
     # name: (argv, prefixes it must not import, ceiling on tpkit modules (count on 2026-12-04 + 3))
     "plan sglang text": (["plan", *KIMI, "--mem-fraction-static", "0.85"], PLAN_NOT + ("tpkit.engines.vllm.policy",),
-                         92),
+                         96),
     "plan vllm json": (["plan", "meta-llama/Llama-3.1-8B-Instruct", "--engine", "vllm", "--gpu", "H100", "--json"],
-                       PLAN_NOT + ("tpkit.engines.sglang.policy", "tpkit.cli.render"), 109),  # +1 engines.vllm.maxlen (tidy27: the max model length vLLM accepts), +1 backend_choice (be11), +1 q14, +1 v0chunk, +1 lora_lines, +1 option_checks, +1 graph_fa3 (vx25: FLASH_ATTN on Hopper only), +1 cli.pasted (ux25)
+                       PLAN_NOT + ("tpkit.engines.sglang.policy", "tpkit.cli.render"), 113),  # +1 engines.vllm.maxlen (tidy27: the max model length vLLM accepts), +1 backend_choice (be11), +1 q14, +1 v0chunk, +1 lora_lines, +1 option_checks, +1 graph_fa3 (vx25: FLASH_ATTN on Hopper only), +1 cli.pasted (ux25)
     "perf sglang spec": (["perf", *KIMI, "--speculative-algorithm", "EAGLE3"], PERF_NOT + ("tpkit.perf.runtime_vllm",),
-                         67),
-    "perf sglang json": (["perf", *KIMI, "--json"], PERF_NOT + ("tpkit.perf.runtime_vllm",), 67),
-    "perf vllm": (["perf", "meta-llama/Llama-3.1-8B-Instruct", "--gpu", "H100", "--engine", "vllm"], PERF_NOT, 63),
+                         69),
+    "perf sglang json": (["perf", *KIMI, "--json"], PERF_NOT + ("tpkit.perf.runtime_vllm",), 69),
+    "perf vllm": (["perf", "meta-llama/Llama-3.1-8B-Instruct", "--gpu", "H100", "--engine", "vllm"], PERF_NOT, 65),
     # 56: + tpkit.engines(.vllm) packages and backend_choice, the shared backend choice (SHARED; be11)
     # perf +1: tpkit.perf.draft_terms, the draft step's measured terms, imported by perf.spec (helper draft13)
     # perf +1: tpkit.perf.fa2_verify, the verify's attention mode, imported by perf.runtime and perf.work (aw13)
@@ -75,10 +83,10 @@ CASES = {
     # every case +1: tpkit.cli.pasted, a pasted launch line and its engine variables read before argparse (ux25); perf
     # +1 more: tpkit.perf.context, split from perf/plan.py at its 500-line limit (ux25)
     # explain +1: tpkit.logs.phases, split out of logs/failures.py to keep it under 500 lines (ex28)
-    "explain sglang text": (["explain", KIMI_LOG], EXPLAIN_NOT + ("tpkit.explain.vllm", "tpkit.engines.vllm"), 96),
+    "explain sglang text": (["explain", KIMI_LOG], EXPLAIN_NOT + ("tpkit.explain.vllm", "tpkit.engines.vllm"), 98),
     "explain sglang json": (["explain", KIMI_LOG, "--json"], EXPLAIN_NOT + ("tpkit.explain.vllm", "tpkit.engines.vllm"),
-                            95),
-    "explain vllm": (["explain", VLLM_LOG], EXPLAIN_NOT + ("tpkit.explain.sglang", "tpkit.engines.sglang.pool"), 92),  # +1 engines.vllm.maxlen (tidy27)
+                            97),
+    "explain vllm": (["explain", VLLM_LOG], EXPLAIN_NOT + ("tpkit.explain.sglang", "tpkit.engines.sglang.pool"), 93),  # +1 engines.vllm.maxlen (tidy27)
 }
 
 
@@ -124,7 +132,7 @@ def test_every_dataclass_goes_through_tpkit_records():
 
 
 def test_the_local_median_is_statistics_median():
-    from tpkit.engines.vllm.graphs import GRAPH_EVIDENCE, median
+    from tpkit.engines.vllm.graph_evidence import GRAPH_EVIDENCE, median
 
     samples = [[0.78], [0.36, 0.43], [3.0, 1.0, 2.0], [0.27, 0.61, 1.21, 0.65], [0.1] * 5 + [0.3] * 4,
                [s.printed_gib for s in GRAPH_EVIDENCE]]

@@ -122,9 +122,9 @@ def test_the_ascii_spelling_of_each_symbol():
     import codecs
     import io
 
-    import tpkit.cli as cli_module
+    import tpkit.cli.streams as cli_module
 
-    codecs.register_error("tpkit-ascii", cli_module._ascii_spelling)  # what _usable_streams registers
+    codecs.register_error("tpkit-ascii", cli_module._ascii_spelling)  # what usable_streams registers
     spell = lambda text: text.encode("ascii", "tpkit-ascii").decode()  # noqa: E731
     assert spell("tpkit plan · sglang") == "tpkit plan - sglang"  # a separator
     assert spell("(n-1)·S, 24·1024²") == "(n-1)*S, 24*1024^2"  # a product

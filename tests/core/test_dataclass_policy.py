@@ -37,7 +37,7 @@ def test_memory_fields_of_the_rev20_leftovers_carry_their_unit():
     found with bare byte counts (docs/accuracy.md §8) now name the unit in every numeric memory field."""
     from dataclasses import fields
 
-    from tpkit.engines.sglang.sizing import KvBudget
+    from tpkit.engines.sglang.budget import KvBudget
     from tpkit.engines.vllm.encoder_qwen2vl_tower import Qwen2VLLiveSet
 
     live = {f.name: f.type for f in fields(Qwen2VLLiveSet)}

@@ -16,7 +16,7 @@ CASE_ID = re.compile(r"\b(?:vp|vl|sg|gs)_\d{3}\b")
 CITE_CASE_IDS = frozenset({
     "cli/fromlog.py",
     "engines/sglang/dsv4.py",
-    "engines/sglang/policy.py",
+    "engines/sglang/load.py",
     "engines/sglang/streams.py",
     "engines/unified.py",
     "engines/vllm/dsv4_profile.py",
@@ -25,6 +25,7 @@ CITE_CASE_IDS = frozenset({
     "engines/vllm/encoder_qwen2vl_dummy.py",
     "engines/vllm/encoder_qwen2vl_pixels.py",
     "engines/vllm/encoder_qwen3vl.py",
+    "engines/vllm/graph_evidence.py",
     "engines/vllm/graphs.py",
     "engines/vllm/graphs_not_evidence.py",
     "engines/vllm/inputs.py",

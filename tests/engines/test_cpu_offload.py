@@ -23,8 +23,8 @@ import pytest
 
 from tpkit.engines.offload import plan_offload
 from tpkit.engines.sglang import SglangOptions, plan_sglang
-from tpkit.engines.sglang.policy import load_usage
-from tpkit.engines.sglang.sizing import kv_budget
+from tpkit.engines.sglang.load import load_usage
+from tpkit.engines.sglang.budget import kv_budget
 from tpkit.engines.vllm import VllmOptions, plan_vllm
 from tpkit.errors import PlanInputError
 from tpkit.hardware.catalog import lookup_gpu

@@ -136,7 +136,7 @@ def test_indexer_weights_are_counted_as_the_checkpoint_lists_them(v32):
     ("MI300X", "0.5.5", "fp8_e4m3", ("fp8_e4m3", 64))])
 def test_sglang_dsa_dtype_and_page_defaults(gpu, version, flag, want):
     from tpkit.engines.sglang.options import SglangOptions
-    from tpkit.engines.sglang.sizing import nsa_kv_defaults
+    from tpkit.engines.sglang.choices import nsa_kv_defaults
     from tpkit.hardware.catalog import lookup_gpu
 
     opts = SglangOptions(kv_cache_dtype=flag, engine_version=version)

@@ -75,7 +75,7 @@ def _total(lines) -> Bytes:
 # nccl[pcie:8] 0.190 -> 0.265 GiB (vl_250) and nccl[pcie:2] 0.245 -> 0.240 (sglang_tp1_init[all] 0.00 -> 0.01):
 # every column on L40S and RTX-PRO-6000 at tp 8, and on RTX-PRO-6000 at tp 2.
 # Regenerated 2026-12-05 (helper v17): vLLM 0.26-0.33 build FlashInfer's mnnvl all-reduce fusion workspace when they
-# compile at tp > 1 on an NVSwitch board (engines/vllm/baseline.py fi_allreduce_fusion_workspace, FI_AR_MNNVL_RELEASES):
+# compile at tp > 1 on an NVSwitch board (engines/vllm/fi_allreduce.py fi_allreduce_fusion_workspace, FI_AR_MNNVL_RELEASES):
 # one buffer rounded to the 512 MiB multicast granularity on SM 9.0: vllm current column on H100 at tp 2, 4 and 8.
 # Helper cur17 (2026-12-05): the "current" column is now named "0.33" (current = 0.34, whose extensible KV cache sizes
 # the pool another way); its numbers are unchanged.

@@ -1,6 +1,6 @@
 """Speculative decoding with the MTP layer of Qwen3-Next / Qwen3.5 / Qwen3.6 (helper qmtp, issues 11 and 13).
 
-Facts (docstrings of ``models.config.mtp_layer_count``, ``models.params.mtp_parts``, ``engines.sglang.spec``):
+Facts (docstrings of ``models.config.mtp_layer_count``, ``models.mtp_parts.mtp_parts``, ``engines.sglang.spec``):
 the MTP module is ``fc`` (2·hidden → hidden) + 2 pre-fc norms + ONE full-attention decoder layer (MoE or dense MLP)
 + a final norm; embedding and lm_head are the target's; its KV is one layer of the target's full-attention KV.
 """
@@ -15,7 +15,7 @@ from tpkit.engines.sglang.spec import plan_speculative
 from tpkit.engines.vllm import VllmOptions, plan_vllm
 from tpkit.models import load_model
 from tpkit.models.config import mtp_layer_count
-from tpkit.models.params import mtp_parts
+from tpkit.models.mtp_parts import mtp_parts
 from tpkit.parallel import ParallelSpec
 from tpkit.units import Bytes, GiB
 from vllm_fixtures import H200, GivenWeights
@@ -157,7 +157,7 @@ def test_sglang_mtp_draft_holds_its_own_vocab_tables_while_the_pool_is_sized(ver
     after the target pool is sized (0.5.14+); before 0.5.14 the draft loads after the pool."""
     from pathlib import Path
 
-    from tpkit.engines.sglang.sizing import draft_weights_at_sizing
+    from tpkit.engines.sglang.budget import draft_weights_at_sizing
 
     cfg = Path(__file__).resolve().parents[1] / "logs/data/configs/Qwen__Qwen3.8-27B/config.json"
     spec = plan_speculative(load_model(str(cfg)), ParallelSpec(tp=2),

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from tpkit.engines.rotary import per_layer_type_ropes
 from tpkit.engines.sglang.options import SglangOptions
-from tpkit.engines.sglang.policy import rotary_cache_bytes as sg_bytes
+from tpkit.engines.sglang.load import rotary_cache_bytes as sg_bytes
 from tpkit.engines.sglang.rope import rope_reserve, rotary_modules
 from tpkit.engines.vllm.policy import rotary_cache_bytes as vl_bytes
 from tpkit.hardware.catalog import lookup_gpu

@@ -161,7 +161,7 @@ def test_sglang_mrope_keeps_max_position():
 
 def test_sglang_gemma3_no_cache_before_0_5_10_then_two_default_caches():
     from tpkit.engines.sglang.options import SglangOptions
-    from tpkit.engines.sglang.policy import rotary_cache_bytes as sg_bytes
+    from tpkit.engines.sglang.load import rotary_cache_bytes as sg_bytes
     from tpkit.hardware.catalog import lookup_gpu
 
     g = _catalog("google/gemma-3-27b-it")

@@ -1,14 +1,15 @@
 """What SGLang settles before it sizes the KV budget (``engines.sglang.choices``, split from ``sizing``).
 
-The split changed no rule: ``sizing`` re-exports the names callers import from it, and ``kv_budget`` takes the
-fraction, context and capacity these functions give.  The ROCm aiter factor is pinned on both sides of its
+The split changed no rule: ``kv_budget`` (``engines.sglang.budget`` since helper tidy29 split it from ``sizing``)
+takes the fraction, context and capacity these functions give; callers import them from ``choices``, their one home
+(``sizing`` no longer re-exports them).  The ROCm aiter factor is pinned on both sides of its
 lower release bound (0.4.7; ``ModelRunner.model_specific_adjustment`` through 0.5.4, ``ServerArgs`` from 0.5.5 on,
 read in the 0.5.5–0.5.23 wheels: sg_222 / sg_223, SGLang 0.5.17 on an MI355X, print pools 0.85 × the plain budget).
 """
 
 import pytest
 
-from tpkit.engines.sglang import choices, sizing
+from tpkit.engines.sglang import budget, choices, sizing
 from tpkit.engines.sglang.options import SglangOptions
 from tpkit.engines.sglang.versions import rule_era
 from tpkit.errors import PlanInputError
@@ -21,9 +22,9 @@ MODEL = "Qwen/Qwen3-8B"  # catalog: 40960 positions, 32 heads, 8 KV heads
 
 
 @pytest.mark.parametrize("name", ["validate_layout", "nsa_kv_defaults", "rocm_aiter_factor", "era_has_vlm_factor"])
-def test_sizing_re_exports_the_moved_names(name):
-    assert getattr(sizing, name) is getattr(choices, name)
-    assert name in sizing.__all__
+def test_the_moved_names_have_one_home(name):
+    assert name in choices.__all__
+    assert name not in sizing.__all__ and name not in budget.__all__ and not hasattr(sizing, name)
 
 
 def _fraction(gpu: str, version: str, **flags):
@@ -81,7 +82,7 @@ def test_context_len_above_the_model_limit_is_refused_with_the_fix():
 
 def test_kv_budget_takes_the_fraction_and_context_of_choices():
     options = SglangOptions(engine_version="0.5.23", context_length=8192)
-    b = sizing.kv_budget(load_model(MODEL), lookup_gpu("H100-SXM-80GB"), ParallelSpec(tp=1), options,
+    b = budget.kv_budget(load_model(MODEL), lookup_gpu("H100-SXM-80GB"), ParallelSpec(tp=1), options,
                          machine=None, weights_bytes=GiB(15))
     assert b.fraction == _fraction("H100-SXM-80GB", "0.5.23", context_length=8192)
     assert b.context_len == 8192

@@ -62,7 +62,7 @@ def test_capacity_classes_start_at_0_4_7_post1_and_end_at_0_5_2():
 
 
 def _budget(version: str, host: str | None, gpu: str = "RTX-5090"):
-    from tpkit.engines.sglang.sizing import kv_budget
+    from tpkit.engines.sglang.budget import kv_budget
     from tpkit.models.load import load_model
 
     opts = SglangOptions(engine_version=version, context_length=8000, host_gpus=host)

@@ -88,8 +88,8 @@ def test_planner_moves_the_first_kernels_out_of_the_load_usage():
     """The plan's budget stays where it was: the load usage's extra (sglang_load_extra[<0.5.8], measured on releases
     whose first kernels run inside the load) is less by the charge, which is taken after the pre sample instead."""
     from tpkit.engines.sglang.options import SglangOptions
-    from tpkit.engines.sglang.policy import load_usage
-    from tpkit.engines.sglang.sizing import kv_budget
+    from tpkit.engines.sglang.load import load_usage
+    from tpkit.engines.sglang.budget import kv_budget
     from tpkit.hardware.catalog import lookup_gpu
     from tpkit.models import load_model
     from tpkit.parallel import ParallelSpec

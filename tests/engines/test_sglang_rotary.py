@@ -5,7 +5,7 @@ models used vLLM's get_rope, which casts the cache to the model dtype)."""
 import pytest
 
 from tpkit.engines.sglang import SglangOptions, plan_sglang
-from tpkit.engines.sglang.policy import rotary_cache_bytes
+from tpkit.engines.sglang.load import rotary_cache_bytes
 from tpkit.hardware.catalog import lookup_gpu
 from tpkit.models import load_model
 from tpkit.models.weights import plan_weights

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from tpkit.engines.sglang import SglangOptions, plan_sglang
-from tpkit.engines.sglang.policy import rotary_cache_bytes
+from tpkit.engines.sglang.load import rotary_cache_bytes
 from tpkit.engines.sglang.rope import (ROPE_ITEM, ROPE_TERM, cache_positions, rope_reserve, rope_reserve_interval)
 from tpkit.explain import explain_log
 from tpkit.hardware.catalog import lookup_gpu

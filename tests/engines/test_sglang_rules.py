@@ -428,7 +428,7 @@ def _tied(arch="LlamaForCausalLM"):
 def test_tied_llama_and_qwen2_get_their_own_lm_head_before_0_4_0(version, untied, arch):
     """``srt/models/llama.py`` / ``qwen2.py`` build ``ParallelLMHead`` unconditionally up to 0.3.6.post3 and reuse
     ``embed_tokens`` for a tied config from 0.4.0: the load usage grows by vocab × hidden × 2 B before 0.4.0."""
-    from tpkit.engines.sglang.policy import load_usage, loads_untied_lm_head
+    from tpkit.engines.sglang.load import load_usage, loads_untied_lm_head
 
     model = _tied(arch)
     assert loads_untied_lm_head(model, version) is untied
@@ -445,7 +445,7 @@ def test_tied_llama_and_qwen2_get_their_own_lm_head_before_0_4_0(version, untied
 def test_untied_lm_head_rule_leaves_untied_configs_and_other_architectures_alone():
     from dataclasses import replace
 
-    from tpkit.engines.sglang.policy import loads_untied_lm_head
+    from tpkit.engines.sglang.load import loads_untied_lm_head
 
     assert not loads_untied_lm_head(llama3_8b(), "0.3.5")  # config unties already: nothing to add
     assert not loads_untied_lm_head(_tied("Gemma2ForCausalLM"), "0.3.5")

@@ -5,7 +5,7 @@ from 0.5.9 (none in 0.5.8); at world size > 1 PyNccl's warm-up stream builds the
 """
 
 from tpkit.engines.sglang.options import SglangOptions
-from tpkit.engines.sglang.sizing import kv_budget
+from tpkit.engines.sglang.budget import kv_budget
 from tpkit.engines.sglang.streams import STREAM_POOL_BYTES, forward_stream_pool
 from tpkit.explain import explain_log
 from tpkit.hardware.catalog import lookup_gpu

@@ -20,7 +20,8 @@ import pytest
 
 from sglang_fixtures import gpt_oss_120b, ledger_problems, plan
 from tpkit.engines.sglang import SglangOptions
-from tpkit.engines.sglang.pool import compute_cell, size_tokens, swa_pool_choice
+from tpkit.engines.sglang.pool import compute_cell, size_tokens
+from tpkit.engines.sglang.swa_cap import swa_pool_choice
 from tpkit.errors import PlanInputError
 from tpkit.units import GiB
 
@@ -181,7 +182,7 @@ def test_explain_rebuilds_with_the_same_formula():
 
 def test_plan_flags_pp_and_dp_attention():
     from tpkit.engines.sglang.defaults import CapacityDefaults
-    from tpkit.engines.sglang.sizing import plan_swa_pool
+    from tpkit.engines.sglang.budget import plan_swa_pool
     from tpkit.parallel import ParallelSpec
 
     cap = CapacityDefaults(chunked_prefill_size=8192, cuda_graph_max_bs=256, source="test")

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tpkit.engines.sglang import SglangOptions
-from tpkit.engines.sglang.policy import _planned_weights
+from tpkit.engines.sglang.load import planned_weights
 from tpkit.engines.sglang.towers import tower_not_built
 from tpkit.errors import PlanInputError
 from tpkit.parallel import ParallelSpec
@@ -28,8 +28,8 @@ from towers_testlib import CONFIGS, config_model as _model, tower_bytes as _towe
     ("google--gemma-4-26B-A4B-it", False)])
 def test_language_model_only_drops_the_qwen3_vl_tower_only(stem, dropped):
     model = _model(stem)
-    full = _planned_weights(model, ParallelSpec(), SglangOptions(engine_version="0.5.23"))
-    cut = _planned_weights(model, ParallelSpec(), SglangOptions(engine_version="0.5.18", language_model_only=True))
+    full = planned_weights(model, ParallelSpec(), SglangOptions(engine_version="0.5.23"))
+    cut = planned_weights(model, ParallelSpec(), SglangOptions(engine_version="0.5.18", language_model_only=True))
     assert _tower(full) > 0
     if dropped:
         assert _tower(cut) == 0 and cut.bytes_per_rank.bytes == full.bytes_per_rank.bytes - _tower(full)

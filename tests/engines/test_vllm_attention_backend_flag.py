@@ -101,7 +101,7 @@ def test_perf_takes_the_vllm_backend_in_any_case(given, capsys):
 def test_amd_gpu_gets_vllm_rocm_choice_and_takes_rocm_names(capsys):
     """vLLM's ROCm platform (``platforms/rocm.py _get_backend_priorities``, 0.20.0, 0.29.0, 0.33.0): ROCM_ATTN first
     (head sizes up to 256), TRITON_ATTN after it; neither has FlashInfer's workspace."""
-    from tpkit.engines.vllm.graphs import auto_attention_backend
+    from tpkit.engines.vllm.backend_choice import auto_attention_backend
 
     assert auto_attention_backend(compute_capability=None, head_dim=128, kv_quantized=False, mla=False,
                                   rocm=True) == "ROCM_ATTN"

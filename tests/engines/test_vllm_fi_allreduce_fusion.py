@@ -1,4 +1,4 @@
-"""The FlashInfer all-reduce + RMSNorm fusion workspace (helper c715; engines/vllm/baseline.py
+"""The FlashInfer all-reduce + RMSNorm fusion workspace (helper c715; engines/vllm/fi_allreduce.py
 ``fi_allreduce_fusion_workspace``): vLLM 0.18.1–0.19.1 with torch.compile on, tp 2/4/8 on SM 9.0 / 10.0, dp 1, pp 1
 cudaMalloc three buffers outside torch when the AllReduceFusionPass is built (config/vllm.py OPTIMIZATION_LEVEL_02
 ``enable_allreduce_rms_fusion``; flashinfer 0.6.6 comm/trtllm_ar.py), which the profile window charges as non-torch
@@ -9,7 +9,7 @@ Helper fi20 (2026-12-05): the range is 0.17.0–0.21.x (0.17.0/0.18.0/0.20.x/0.2
 2 MiB), SM 9.0 at tp 8 takes 0.5 MiB (the pass's table), SM 10.3 joins in 0.19.0 and 0.21.0 drops the dp/pp gates.
 
 Helper c715b (2026-12-05): on SM 9.0 each buffer is then rounded to the 512 MiB multicast granularity
-(``SymmDeviceMemory._get_allocation_prop``; ``baseline.FI_AR_MULTICAST_GRANULARITY_BYTES``, public evidence), so the
+(``SymmDeviceMemory._get_allocation_prop``; ``fi_allreduce.FI_AR_MULTICAST_GRANULARITY_BYTES``, public evidence), so the
 2 MiB sizes are checked on SM 10.x GPUs, whose granularity is not known (2 MiB only).
 
 Helper v17 (2026-12-05): only a TP group with multicast (an NVSwitch board: a full NVLink mesh in tpkit's links)
@@ -171,13 +171,13 @@ def test_0_34_keeps_the_mnnvl_workspace_and_charges_it_as_non_torch_growth(monke
     # of 0.33.0; flashinfer 0.7.2.post1 / 0.7.4 size the mnnvl workspace alike.  Under the extensible KV cache it is
     # resident at measure_kv_cache_blocks' free-memory read (non_kv_used), so it is non-torch growth: the final pool
     # and the printed reservation both lose its 512 MiB (one multicast buffer on SM 9.0), the margin does not move.
-    from tpkit.engines.vllm import baseline
+    from tpkit.engines.vllm import fi_allreduce
 
     for v in ("0.33.0", "0.34.0"):
         assert _line(_plan(version=v)).bytes == Bytes(MC), v
     on = _plan(version="0.34.0")
     assert "0.26.0–0.34.x" in _line(on).source
-    monkeypatch.setattr(baseline, "FI_AR_MNNVL_RELEASES", ((0, 26, 0), (0, 34, 0)))  # the rule before cur17b
+    monkeypatch.setattr(fi_allreduce, "FI_AR_MNNVL_RELEASES", ((0, 26, 0), (0, 34, 0)))  # the rule before cur17b
     off = _plan(version="0.34.0")
     assert _line(off) is None and _line(_plan(version="0.33.0")) is not None
     assert off.extra["available_kv_bytes"] - on.extra["available_kv_bytes"] == MC
@@ -188,13 +188,13 @@ def test_0_34_keeps_the_mnnvl_workspace_and_charges_it_as_non_torch_growth(monke
 def test_0_34_printed_reservation_loses_the_workspace_too(monkeypatch):
     # determine_available_memory's profile_run compiles inside memory_profiling: the "Available KV cache memory" a 0.34
     # run prints (the reservation, budget.extensible_reservation) counts the workspace as non-torch growth as well
-    from tpkit.engines.vllm import baseline
+    from tpkit.engines.vllm import fi_allreduce
 
     def printed(plan):
         line = next(l for l in plan.engine_log if "Available KV cache memory" in l)
         return float(line.split("Available KV cache memory: ")[1].split(" GiB")[0])
 
     on = _plan(version="0.34.0")
-    monkeypatch.setattr(baseline, "FI_AR_MNNVL_RELEASES", ((0, 26, 0), (0, 34, 0)))
+    monkeypatch.setattr(fi_allreduce, "FI_AR_MNNVL_RELEASES", ((0, 26, 0), (0, 34, 0)))
     off = _plan(version="0.34.0")
     assert abs((printed(off) - printed(on)) - 0.5) < 0.011

@@ -10,7 +10,7 @@ import os
 
 import pytest
 
-from tpkit.engines.vllm.profile import SAMPLER_BYTES_PER_LOGIT
+from tpkit.engines.vllm.sampler import SAMPLER_BYTES_PER_LOGIT
 
 torch = pytest.importorskip("torch")
 pytestmark = pytest.mark.gpu

@@ -24,9 +24,11 @@ import pytest
 from tpkit.engines.vllm import VllmOptions, plan_vllm, resolve_rules
 from tpkit.engines.vllm.graphs_not_evidence import NOT_EVIDENCE
 from tpkit.engines.vllm.graph_fa3 import fa3_split_accumulators
+from tpkit.engines.vllm.backend_choice import auto_attention_backend
+from tpkit.engines.vllm.graph_evidence import GRAPH_EVIDENCE, ROCM_GRAPH_EVIDENCE, median
 from tpkit.engines.vllm.graphs import ESTIMATE_BAND_BYTES, FIRST_CAPTURE_BYTES, FLASHINFER_WORKSPACE_BYTES, \
-    GRAPH_EVIDENCE, PER_GRAPH_LAYER_BYTES, auto_attention_backend, capture_sizes, estimate_cudagraph_memory, \
-    full_capture_sizes, mechanism_estimate, median, ROCM_GRAPH_EVIDENCE, ROCM_PER_GRAPH_LAYER_BYTES
+    PER_GRAPH_LAYER_BYTES, capture_sizes, estimate_cudagraph_memory, full_capture_sizes, mechanism_estimate, \
+    ROCM_PER_GRAPH_LAYER_BYTES
 from tpkit.errors import PlanInputError
 from tpkit.engines.vllm.inputs import uses_v2_runner
 from tpkit.engines.vllm.speculative import SpecConfig

@@ -17,7 +17,8 @@ import pytest
 
 from tpkit.engines.vllm import VllmOptions, plan_vllm
 from tpkit.engines.vllm.graph_fa3 import FA3_GRAPH_SPLITS, FA3_MAX_SPLIT_BATCH, fa3_split_accumulators, runs_fa3
-from tpkit.engines.vllm.graphs import FIRST_CAPTURE_BYTES, GRAPH_EVIDENCE, estimate_cudagraph_memory
+from tpkit.engines.vllm.graph_evidence import GRAPH_EVIDENCE
+from tpkit.engines.vllm.graphs import FIRST_CAPTURE_BYTES, estimate_cudagraph_memory
 from tpkit.engines.vllm import resolve_rules
 from tpkit.parallel import ParallelSpec
 from tpkit.units import Bytes, MiB

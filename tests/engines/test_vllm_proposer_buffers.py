@@ -93,7 +93,7 @@ def test_vp_701_end_to_end():
     5.12 before the rule; 4.96 before helper w38's config fix, 2026-12-05: the FP8 config's interleaved MRoPE, a
     4 × 262,144-row rotary cache).  Helper g593 (2026-12-05): 4.89 GiB once the V1 runner's capture sizes are rounded
     to multiples of 4 (3 PIECEWISE + 2 FULL graphs, not 5 + 2: the graph estimate 0.43 → 0.41 GiB).  Helper mtp17
-    (2026-12-05): 4.71 GiB once the MTP head is named ``mtp.…`` (``params.mtp_layer_name``): the assembled config's
+    (2026-12-05): 4.71 GiB once the MTP head is named ``mtp.…`` (``mtp_parts.mtp_layer_name``): the assembled config's
     modules_to_not_convert entry ``mtp`` now keeps the head in BF16 (0.18 GiB more drafter weights)."""
     sys.path.insert(0, str(HERE.parent / "validation"))
     import harness

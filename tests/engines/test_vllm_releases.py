@@ -342,7 +342,7 @@ def test_profile_sampler_follows_the_release_and_the_gpu():
     second time with a seeded generator, which takes the native path whatever the sampler ("Also warm
     forward_native", v1/worker/gpu_model_runner.py; helper gpt20): the V1 profile peak is the native path's."""
     from tpkit.engines.vllm.profile_lines import profile_sampler
-    from tpkit.engines.vllm.profile import FLASHINFER_SAMPLER_BYTES_PER_LOGIT, TRITON_SAMPLER_BYTES_PER_LOGIT
+    from tpkit.engines.vllm.sampler import FLASHINFER_SAMPLER_BYTES_PER_LOGIT, TRITON_SAMPLER_BYTES_PER_LOGIT
 
     hopper, turing = (9, 0), (7, 5)
     assert [profile_sampler(resolve_rules(v), hopper) for v in ("0.8.5", "0.9.0", "0.11.0", "0.11.1", "0.12.0",
@@ -583,7 +583,7 @@ def test_install_dependent_sampler_is_planned_as_a_plain_pip_install_gives_it():
     plan takes the PyTorch-native 38 B per logit of a plain pip install, its band reaching FlashInfer's 14 B.  From
     0.11.1 the FlashInfer sampler is opt-in (VLLM_USE_FLASHINFER_SAMPLER=1): native, no band."""
     from tpkit.engines.vllm.profile_lines import profile_sampler
-    from tpkit.engines.vllm.profile import FLASHINFER_SAMPLER_BYTES_PER_LOGIT, SAMPLER_BYTES_PER_LOGIT
+    from tpkit.engines.vllm.sampler import FLASHINFER_SAMPLER_BYTES_PER_LOGIT, SAMPLER_BYTES_PER_LOGIT
 
     hopper, volta = (9, 0), (7, 0)
     assert profile_sampler(resolve_rules("0.11.0"), None) == "native_unless_installed"

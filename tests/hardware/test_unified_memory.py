@@ -221,12 +221,13 @@ def test_graph_estimate_sentence_from_0_20_on_unified_memory_only():
 
 
 def test_graph_estimate_spread_comes_from_the_unified_memory_rows_only():
-    """The spread is read off graphs.GRAPH_EVIDENCE (printed − mechanism), not fitted: the six GB10 rows run from
+    """The spread is read off graph_evidence.GRAPH_EVIDENCE (printed − mechanism), not fitted: the six GB10 rows run from
     −5.19 (vl_720, a PIECEWISE-only speculative run that prints −4.74) to +1.00 (vl_345 at 0.18.1, vl_620 at 0.27.1,
     51 + 35 graphs each).  vl_252 (A100-40GB, +1.75) is outside it: a discrete card's reading is device memory (its
     own capture line, 2.44 GiB, agrees with its 2.35 estimate)."""
     from tpkit.engines.unified import vllm_graph_estimate_spread
-    from tpkit.engines.vllm.graphs import GRAPH_EVIDENCE, mechanism_estimate
+    from tpkit.engines.vllm.graph_evidence import GRAPH_EVIDENCE
+    from tpkit.engines.vllm.graphs import mechanism_estimate
 
     assert vllm_graph_estimate_spread() == (-5.19, 1.0, ("vl_720",), ("vl_345", "vl_620"))
     gb10_rows = {g.source: g for g in GRAPH_EVIDENCE if g.gpu == "GB10"}

@@ -10,7 +10,7 @@ from tpkit.errors import PlanInputError
 from tpkit.models import load_model
 from tpkit.models.catalog import catalog_entries
 from tpkit.models.draft import catalog_drafts, draft_parts, load_draft, plan_draft_weights
-from tpkit.models.params import mtp_parts
+from tpkit.models.mtp_parts import mtp_parts
 from tpkit.parallel import ParallelSpec
 
 from models_testlib import tiny_llama

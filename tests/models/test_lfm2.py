@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from tpkit.engines.sglang.mamba import plan_mamba_pool
-from tpkit.engines.sglang.policy import loads_untied_lm_head
+from tpkit.engines.sglang.load import loads_untied_lm_head
 from tpkit.engines.vllm import layer_bytes as vllm_layer_bytes
 from tpkit.errors import ConfigError, PlanInputError
 from tpkit.models import from_config_dict

@@ -1,7 +1,7 @@
 """The MTP head is named as the checkpoint and vLLM name it, so a quantisation ignore list that names it keeps it
 unquantised (helper mtp17, issue 11: vp_734).
 
-Facts (docstring of ``models.params.mtp_layer_name``): vLLM 0.19.1 – 0.34.0 builds the Qwen3.5 / Qwen3-Next MTP
+Facts (docstring of ``models.mtp_parts.mtp_layer_name``): vLLM 0.19.1 – 0.34.0 builds the Qwen3.5 / Qwen3-Next MTP
 module under the prefix ``mtp`` (``mtp.fc``, ``mtp.layers.0.…``) and the DeepSeek-V3 / GLM-4.5 one as
 ``model.layers.<num_hidden_layers>.…``; compressed-tensors matches an ignore entry as the exact module name or a
 ``re:`` pattern from the start (``compressed_tensors/utils.py`` ``should_ignore_layer`` →
@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from tpkit.models import from_config_dict, load_model
-from tpkit.models.params import mtp_layer_name, mtp_parts
+from tpkit.models.mtp_parts import mtp_layer_name, mtp_parts
 from tpkit.models.quant import is_quantised, resolve_quant
 from tpkit.models.weights import mtp_bytes
 

@@ -152,14 +152,14 @@ def test_vision_line_bytes_per_rank_under_tp():
 
 def test_sglang_drops_the_uncounted_tower_band_once_the_tower_is_counted():
     from tpkit.engines.sglang.options import SglangOptions
-    from tpkit.engines.sglang.policy import UNCOUNTED_TOWER_SHARE, _weights
+    from tpkit.engines.sglang.load import UNCOUNTED_TOWER_SHARE, weights_term
 
     cfg = _config("meta-llama--Llama-3.2-11B-Vision-Instruct.json")
     counted = from_config_dict(cfg, name="m", source="t")
-    _, why = _weights(counted, ParallelSpec(), SglangOptions(), None)
+    _, why = weights_term(counted, ParallelSpec(), SglangOptions(), None)
     assert "not counted" not in why
     bare = from_config_dict({k: v for k, v in cfg.items() if k != "vision_config"}, name="m", source="t")
-    _, why = _weights(bare, ParallelSpec(), SglangOptions(), None)
+    _, why = weights_term(bare, ParallelSpec(), SglangOptions(), None)
     assert f"{UNCOUNTED_TOWER_SHARE:.0%}" in why
 
 

@@ -15,7 +15,7 @@ from tpkit.perf.constants import C, GROUPED_MM_BY_GPU, grouped_mm_terms
 from tpkit.perf.device import device_rates
 from tpkit.perf.forward import kernel_us
 from tpkit.perf.impl import impl_profile
-from tpkit.perf.work import Kernel
+from tpkit.perf.kernels import Kernel
 
 RUNS = Path(__file__).resolve().parents[2] / "docs" / "runs"
 W13_BYTES = 2 * 768 * 2048 * 2          # one Qwen3-30B-A3B expert's gate_up, bf16

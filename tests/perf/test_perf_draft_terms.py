@@ -11,7 +11,7 @@ from tpkit.perf.device import device_rates
 from tpkit.perf.draft_terms import EAGLE3_MIDLAYER_EXTRA_KERNELS, eagle3_midlayer_kernels, sampling_bw_fraction
 from tpkit.perf.forward import kernel_us
 from tpkit.perf.spec import draft_spec, draft_step_kernels, draft_topk_kernels
-from tpkit.perf.work import Kernel
+from tpkit.perf.kernels import Kernel
 
 LLAMA = load_model("meta-llama/Llama-3.1-8B-Instruct")
 TREE = SpecSettings(algorithm="EAGLE3", num_steps=3, topk=8, num_draft_tokens=16)

@@ -17,7 +17,8 @@ from tpkit.hardware.catalog import lookup_gpu
 from tpkit.models import load_model
 from tpkit.perf import PerfRequest, SpecSettings, plan
 from tpkit.perf.spec import draft_spec, draft_topk_kernels, extra_draft_kernels
-from tpkit.perf.work import Batch, Shard, forward_kernels
+from tpkit.perf.kernels import Batch, Shard
+from tpkit.perf.work import forward_kernels
 from tpkit.perf.impl import impl_profile
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -10,7 +10,8 @@ from tpkit.models import load_model
 from tpkit.perf import PerfRequest, SpecSettings, plan_perf
 from tpkit.perf.spec import sglang_extend_logit_rows
 from tpkit.perf.impl import impl_profile
-from tpkit.perf.work import Batch, Shard, forward_kernels
+from tpkit.perf.kernels import Batch, Shard
+from tpkit.perf.work import forward_kernels
 
 KIMI = load_model("moonshotai/Kimi-K2.5")
 EAGLE3 = SpecSettings(algorithm="EAGLE3", num_steps=3, topk=1, num_draft_tokens=4)

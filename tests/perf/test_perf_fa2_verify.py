@@ -19,7 +19,8 @@ from tpkit.perf.forward import kernel_us
 from tpkit.perf.impl import impl_profile
 from tpkit.perf.mla_splits import verify_attention_mode
 from tpkit.perf.runtime import runtime_for
-from tpkit.perf.work import Batch, Shard, forward_kernels
+from tpkit.perf.kernels import Batch, Shard
+from tpkit.perf.work import forward_kernels
 
 ROOT = Path(__file__).resolve().parents[2]
 AWQ = load_model(str(ROOT / "bench/data/qwen3.5-397b-a17b-awq.config.json"))

@@ -16,7 +16,8 @@ from tpkit.perf.device import device_rates
 from tpkit.perf.forward import gemv_floor_us, kernel_us
 from tpkit.perf.impl import impl_profile
 from tpkit.perf.spec import SpecSettings, extra_draft_kernels
-from tpkit.perf.work import GEMV_MAX_TOKENS, Batch, Kernel, Shard, forward_kernels
+from tpkit.perf.kernels import GEMV_MAX_TOKENS, Batch, Kernel, Shard
+from tpkit.perf.work import forward_kernels
 
 ROOT = Path(__file__).resolve().parents[2]
 SWEEP = json.loads((ROOT / "docs" / "runs" / "gemv_small_m_h200_2026-12-04.json").read_text())

@@ -7,7 +7,8 @@ import pytest
 
 from tpkit.models import load_model
 from tpkit.perf.impl import impl_profile
-from tpkit.perf.work import Batch, Shard, forward_kernels
+from tpkit.perf.kernels import Batch, Shard
+from tpkit.perf.work import forward_kernels
 
 GDN = "tests/validation/configs/RedHatAI--Qwen3.8-27B-INT4.json"
 

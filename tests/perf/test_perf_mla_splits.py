@@ -10,7 +10,8 @@ from tpkit.models import load_model
 from tpkit.perf import PerfRequest, SpecSettings, plan_perf
 from tpkit.perf.mla_splits import decode_kv_splits, num_kv_splits, partial_bytes
 from tpkit.perf.runtime import runtime_for
-from tpkit.perf.work import Batch, Shard, forward_kernels
+from tpkit.perf.kernels import Batch, Shard
+from tpkit.perf.work import forward_kernels
 from tpkit.perf.impl import impl_profile
 
 KIMI = load_model("moonshotai/Kimi-K2.5")

@@ -15,7 +15,8 @@ from tpkit.models import load_model
 from tpkit.perf.device import device_rates
 from tpkit.perf.forward import time_forward
 from tpkit.perf.impl import impl_profile
-from tpkit.perf.work import Batch, Shard, forward_kernels
+from tpkit.perf.kernels import Batch, Shard
+from tpkit.perf.work import forward_kernels
 
 RUN = json.loads((Path(__file__).parent / "data" / "decode_h200_2026-12-01.json").read_text())
 

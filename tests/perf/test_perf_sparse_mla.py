@@ -14,7 +14,8 @@ from tpkit.perf import PerfRequest, SpecSettings, plan_perf
 from tpkit.perf.impl import impl_profile
 from tpkit.perf.runtime import runtime_for
 from tpkit.perf.runtime_vllm import SPARSE_CUSTOM
-from tpkit.perf.work import Batch, Shard, forward_kernels
+from tpkit.perf.kernels import Batch, Shard
+from tpkit.perf.work import forward_kernels
 
 GLM = load_model("zai-org/GLM-5.1")          # GlmMoeDsaForCausalLM: index_topk 2048, index_head_dim 128
 DENSE = dataclasses.replace(GLM, dsa=None)   # the same MLA model without the indexer

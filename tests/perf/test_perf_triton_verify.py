@@ -17,7 +17,8 @@ from tpkit.perf.mla_splits import verify_attention_mode
 from tpkit.perf.runtime import runtime_for
 from tpkit.perf.triton_verify import (draft_backend_independent, triton_block_flops, triton_block_m,
                                       triton_verify_without_split)
-from tpkit.perf.work import Batch, Shard, forward_kernels
+from tpkit.perf.kernels import Batch, Shard
+from tpkit.perf.work import forward_kernels
 from tpkit.perf.impl import impl_profile
 
 ROOT = Path(__file__).resolve().parents[2]

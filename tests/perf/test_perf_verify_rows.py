@@ -14,7 +14,8 @@ from tpkit.perf.forward import kernel_us
 from tpkit.perf.impl import impl_profile
 from tpkit.perf.runtime import runtime_for
 from tpkit.perf.mla_splits import verify_attention_mode, verify_rows_per_token
-from tpkit.perf.work import Batch, Shard, forward_kernels
+from tpkit.perf.kernels import Batch, Shard
+from tpkit.perf.work import forward_kernels
 
 KIMI = load_model("moonshotai/Kimi-K2.5")
 SM120 = dict(compute_capability=(12, 0), mla=True, topk=1, algorithm="EAGLE3")

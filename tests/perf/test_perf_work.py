@@ -9,7 +9,8 @@ from tpkit.models.weights import plan_weights
 from tpkit.parallel import ParallelSpec
 from tpkit.perf.experts import expected_distinct_experts
 from tpkit.perf.impl import impl_profile
-from tpkit.perf.work import Batch, Shard, forward_kernels, weight_bytes_read
+from tpkit.perf.kernels import Batch, Shard
+from tpkit.perf.work import forward_kernels, weight_bytes_read
 
 
 @pytest.mark.parametrize("model, tp", [("moonshotai/Kimi-K2.5", 8), ("meta-llama/Llama-3.1-70B-Instruct", 4),

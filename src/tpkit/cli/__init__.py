@@ -21,8 +21,9 @@ import re
 import sys
 
 from tpkit import __version__
+from tpkit.cli.streams import cannot_write, disk_full, unicode_stream, usable_streams
 
-__all__ = ["main", "build_parser", "COMMANDS", "PARALLEL_ALIASES", "TpkitArgumentParser", "unicode_stream"]
+__all__ = ["main", "build_parser", "COMMANDS", "PARALLEL_ALIASES", "TpkitArgumentParser"]
 
 COMMANDS = {
     "plan": "predict per-GPU memory and KV-cache capacity before launch",
@@ -211,6 +212,7 @@ def unknown_flags_message(parser: argparse.ArgumentParser, extras: list[str]) ->
         return (f"{units[0]!r} stands on its own: write a size as one word, number and unit together, e.g. 80GiB "
                 "(= 80 × 2^30 bytes) or 80GB (= 80 × 10^9 bytes)")
     parts = []
+    from tpkit.cli.pasted import MODEL_FLAGS
     from tpkit.cli.word_hints import config_override_hint, extra_words_hint, plan_flags_in_perf
 
     meant = extra_words_hint(parser, extras, argv)
@@ -242,7 +244,7 @@ def unknown_flags_message(parser: argparse.ArgumentParser, extras: list[str]) ->
         override = config_override_hint(parser, name)
         if override is not None:  # `--hf-overrides '{…}'`, `--rope-scaling '{…}'` (helper ux24)
             return override
-        if name in _MODEL_FLAGS and any(a.dest == "model" and not a.option_strings for a in parser._actions):
+        if name in MODEL_FLAGS and any(a.dest == "model" and not a.option_strings for a in parser._actions):
             return (f"{name} is the engines' flag for the model; {parser.prog} takes it as its first argument: "
                     f"{parser.prog} MODEL … (an HF id, a checkpoint directory or a config.json)")
         bare: dict[str, str] = {}  # compared without the dashes, which made --port "close" to --tp
@@ -322,8 +324,6 @@ def _gpu_words(parser: argparse.ArgumentParser, extras: list[str]) -> list[str]:
 
 _UNIT_WORDS = frozenset({"b", "kib", "mib", "gib", "tib", "kb", "mb", "gb", "tb"})
 """a unit typed apart from its number (``--gpu-memory 80 GiB``) reaches argparse as a word of its own"""
-_MODEL_FLAGS = ("--model", "--model-path")
-"""vLLM's ``--model`` and SGLang's ``--model-path``: tpkit plan/perf take MODEL as a positional argument"""
 
 
 def _command(argv: list[str]) -> str | None:
@@ -360,67 +360,10 @@ def _subparser(parser: argparse.ArgumentParser, args: argparse.Namespace) -> arg
     return parser
 
 
-ASCII_SPELLING = {
-    "±": "+/-", "∓": "-/+", "×": "x", "·": "-", "–": "-", "—": "-", "−": "-", "…": "...", "≥": ">=", "≤": "<=",
-    "≠": "!=", "≈": "~", "→": "->", "←": "<-", "↳": "->", "⇒": "=>", "⇄": "<->", "↑": "up", "✓": "ok", "✗": "X",
-    "─": "-", "│": "|", "├": "|", "└": "`", "µ": "u", "²": "^2", "½": "1/2", "÷": "/", "§": "S", "⌈": "ceil(",
-    "⌉": ")", "‖": "||", "’": "'", "′": "'", "∝": "~", "∈": "in", "Σ": "sum ", "Δ": "delta ", "α": "alpha",
-    "β": "beta", "ρ": "rho", "τ": "tau", "⏎": "\\n", "ᵀ": "^T",
-}
-"""how a standard stream whose encoding lacks a character tpkit prints spells it (an ASCII locale: ``LC_ALL=C`` with
-Python's UTF-8 mode off, as in minimal containers; ``PYTHONIOENCODING=ascii``); "·" between words is "-", in a
-product ("(n-1)·S") "*"; another letter loses its accents (``é`` → ``e``), anything else is "?"."""
-
-
-def _ascii_spelling(exc: UnicodeError) -> tuple[str, int]:
-    """The ``tpkit-ascii`` codec error handler: ``ASCII_SPELLING`` for what the stream cannot encode."""
-    if not isinstance(exc, UnicodeEncodeError):
-        raise exc
-    out = []
-    for at in range(exc.start, exc.end):
-        ch = exc.object[at]
-        spelled = ASCII_SPELLING.get(ch)
-        if ch == "·" and at and exc.object[at - 1] != " ":  # "(n-1)·S", "24·1024²": a product, not a separator
-            spelled = "*"
-        if spelled is None:
-            import unicodedata
-
-            plain = unicodedata.normalize("NFKD", ch).encode("ascii", "ignore").decode()
-            spelled = plain if plain and unicodedata.category(ch).startswith("L") else "?"
-        out.append(spelled)
-    return "".join(out), exc.end
-
-
-def unicode_stream(stream=None) -> bool:
-    """Whether ``stream`` (default ``sys.stdout``) encodes the symbols tpkit prints ("±", "→", "×", "↳", "…")."""
-    stream = sys.stdout if stream is None else stream
-    try:
-        "±→×↳…".encode(getattr(stream, "encoding", None) or "utf-8")
-    except (UnicodeEncodeError, LookupError):
-        return False
-    return True
-
-
-def _usable_streams() -> None:
-    """Standard streams every command can write to, in any environment: a closed one (``tpkit plan … >&-``: Python
-    sets it to None) becomes os.devnull, so the command runs and keeps its exit status; one whose encoding lacks
-    tpkit's symbols spells them in ASCII (``ASCII_SPELLING``) instead of raising UnicodeEncodeError.  ``--json`` then
-    escapes them (``unicode_stream``), so the JSON keeps the exact text."""
-    for name in ("stdout", "stderr"):
-        stream = getattr(sys, name)
-        if stream is None:
-            setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115 - lives as long as the process
-        elif not unicode_stream(stream) and hasattr(stream, "reconfigure"):
-            import codecs
-
-            codecs.register_error("tpkit-ascii", _ascii_spelling)
-            stream.reconfigure(errors="tpkit-ascii")
-
-
 def main(argv: list[str] | None = None) -> int:
     """``tpkit ARGV``: parse, run the command, and map a user error to one line on stderr and exit 2 (see the module
     docstring for the exit codes); ``argv`` None reads ``sys.argv``."""
-    _usable_streams()
+    usable_streams()
     argv = sys.argv[1:] if argv is None else list(argv)
     try:
         return _main(argv)
@@ -465,34 +408,12 @@ def _main(argv: list[str]) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
     except Exception as exc:  # noqa: BLE001 - user errors become messages
-        if _disk_full(exc):
-            return _cannot_write(_subparser(parser, args).prog, exc)
+        if disk_full(exc):
+            return cannot_write(_subparser(parser, args).prog, exc)
         if is_user_error(exc):
             _refuse(_subparser(parser, args), str(exc), exc, leave=False)  # `tpkit bench allreduce`
             return 2
         raise
-
-
-def _disk_full(exc: Exception) -> bool:
-    """An OSError of a write that found no room: ENOSPC, EDQUOT (quota), EFBIG (file size limit)."""
-    import errno
-
-    return isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
-
-
-def _cannot_write(prog: str, exc: OSError) -> int:
-    """``tpkit plan … > /dev/full`` (stdout, or a file being written, on a full disk): one line on stderr and exit 2,
-    not a traceback; stdout's unwritten rest goes to os.devnull, so the exit's flush does not fail again."""
-    try:
-        sys.stdout.flush()
-    except OSError:
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    try:
-        print(f"{prog}: error: cannot write the output: {exc.strerror}; free space on that disk or send the output "
-              "elsewhere", file=sys.stderr, flush=True)
-    except OSError:  # stderr on the full disk too
-        pass
-    return 2
 
 
 if __name__ == "__main__":  # pragma: no cover

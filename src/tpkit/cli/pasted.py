@@ -22,7 +22,7 @@ another machine), so each one that has a tpkit flag is named with that flag in a
 
 from __future__ import annotations
 
-__all__ = ["rewrite", "LAUNCH_WORDS", "launch_hint", "ENV_FLAGS", "env_notes"]
+__all__ = ["rewrite", "LAUNCH_WORDS", "launch_hint", "ENV_FLAGS", "env_notes", "MODEL_FLAGS"]
 
 LAUNCH_WORDS = ("vllm", "sglang", "python", "python3")
 """the first word of an engine's launch line, typed where tpkit's command goes (``tpkit vllm serve M …``)"""
@@ -35,7 +35,9 @@ def launch_hint(word: str) -> str:
             f"the GPU memory and KV cache, or tpkit perf {word} … for the decode speed (the line is taken as it is)")
 
 _COMMANDS = ("plan", "perf")
-_MODEL_FLAGS = ("--model", "--model-path")
+MODEL_FLAGS = ("--model", "--model-path")
+"""vLLM's ``--model`` and SGLang's ``--model-path``: tpkit plan/perf take MODEL as a positional argument (a pasted
+line's flag becomes MODEL here; ``tpkit.cli.unknown_flags_message`` names it where it is left over)"""
 _MODULES = {"vllm.entrypoints.openai.api_server": "vllm", "vllm.entrypoints.api_server": "vllm",
             "sglang.launch_server": "sglang"}
 
@@ -138,7 +140,7 @@ def rewrite(argv: list[str], environ=None) -> tuple[list[str], tuple[str, ...]]:
         if given is None:
             out[command + 1:command + 1] = ["--engine", engine]
         notes.append(f"read the pasted {words!r} as --engine {engine}")
-    for flag in _MODEL_FLAGS:
+    for flag in MODEL_FLAGS:
         for i, word in enumerate(out):
             if i <= command or not (word == flag or word.startswith(flag + "=")):
                 continue

@@ -357,7 +357,7 @@ def run_perf(args) -> int:
     if notes:
         result = dataclasses.replace(result, assumptions=(*notes, *result.assumptions))
     if args.json:
-        from tpkit.cli import unicode_stream  # an ASCII locale gets \u escapes, not "?"
+        from tpkit.cli.streams import unicode_stream  # an ASCII locale gets \u escapes, not "?"
 
         json.dump(result.to_dict(), sys.stdout, indent=2, ensure_ascii=not unicode_stream())
         sys.stdout.write("\n")

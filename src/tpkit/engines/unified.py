@@ -37,7 +37,7 @@ the OS keeps, and its "free" leaves out the page cache.  The catalog marks them 
   releases during a sampled capture (page cache, host allocations) moves the estimate, and the second sample of each
   mode is multiplied by that mode's remaining graphs (50 + 34 at the default 51 + 35).  The estimate is printed from
   0.18 and subtracted from the KV budget from 0.20 (``VllmRules.cudagraph_estimate``).  Helper gb10g (2026-12-05):
-  the GB10 logs of ``graphs.GRAPH_EVIDENCE`` print −5.19 to +1.00 GiB against tpkit's mechanism
+  the GB10 logs of ``graph_evidence.GRAPH_EVIDENCE`` print −5.19 to +1.00 GiB against tpkit's mechanism
   (``vllm_graph_estimate_spread``); vl_620's own capture line ('took 0.94 GiB', read the same way) equals the plan's
   0.94 while its estimate prints 1.94, and vl_345's capture 'took 0.04 GiB' for 86 graphs.  A host effect, not a
   rule: the plan note gives the spread, the plan does not move.
@@ -106,9 +106,10 @@ def vllm_reads_host_available(release: tuple[int, int, int], gpu) -> bool:
 def vllm_graph_estimate_spread() -> tuple[float, float, tuple[str, ...], tuple[str, ...]]:
     """How far vLLM's printed CUDA-graph estimate strays from tpkit's mechanism on unified memory (module
     docstring): (lowest, highest printed − ``graphs.mechanism_estimate`` in GiB, the rows giving each) over the rows
-    of ``graphs.GRAPH_EVIDENCE`` whose GPU the catalog marks ``unified_memory``.  Evidence, not a fit: nothing in the
-    plan uses it but the note."""
-    from tpkit.engines.vllm.graphs import GRAPH_EVIDENCE, mechanism_estimate
+    of ``graph_evidence.GRAPH_EVIDENCE`` whose GPU the catalog marks ``unified_memory``.  Evidence, not a fit:
+    nothing in the plan uses it but the note."""
+    from tpkit.engines.vllm.graph_evidence import GRAPH_EVIDENCE
+    from tpkit.engines.vllm.graphs import mechanism_estimate
     from tpkit.errors import UnknownGpuError
     from tpkit.hardware.catalog import lookup_gpu
 

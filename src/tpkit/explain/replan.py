@@ -132,26 +132,33 @@ def relayout(ctx, a, *, tp: int, pp: int, quantization: str | None, plan: Plan, 
                    f"{ctx.get('quantization')}")
         note += "; the planner's derived weights"
     elif measured is not None and measured.mid.bytes > 0:
-        try:
-            own = planned_weights(plan(tp=log_tp, pp=log_pp, quantization=own_q, measured={}))
-        except REFUSED:
-            own = None
-        try:
-            new = planned_weights(plan(tp=tp, pp=pp, quantization=quantization, measured={}))
-        except REFUSED:
-            new = None
-        if own is not None and new is not None and own.bytes > 0:
-            scaled = scaled_weights(measured.mid, own=own, new=new)
-            terms["weights"] = scaled
-            note += (f"; weights {gib_text(scaled)} = the log's {measured.text()} × {gib_text(new, label='')} / "
-                     f"{gib_text(own)} (planned weights per rank at the new layout / at the log's); activation peak, "
-                     "CUDA-graph estimate and start-up terms planned at the new layout")
-        else:
-            note += "; the log's layout does not plan: the planner's derived weights"
+        note += _scaled_weights(plan, measured, terms, log=(log_tp, log_pp, own_q), new=(tp, pp, quantization))
     else:
         note += "; the log measured no weights: every term planned"
     result, note = _charged(profile, ctx, a, model, terms, note, partial(plan, tp=tp, pp=pp, quantization=quantization))
     return Relayout(result=result, terms=terms, note=note, dropped=dropped)
+
+
+def _scaled_weights(plan: Plan, measured, terms: dict, *, log: tuple, new: tuple) -> str:
+    """``relayout``'s weights term: the log's measured weights × planned weights at the ``new`` (tp, pp,
+    quantization) / at the ``log``'s, set in ``terms``; the note's words (the planner's derived weights where either
+    layout does not plan)."""
+    (log_tp, log_pp, own_q), (tp, pp, quantization) = log, new
+    try:
+        own = planned_weights(plan(tp=log_tp, pp=log_pp, quantization=own_q, measured={}))
+    except REFUSED:
+        own = None
+    try:
+        target = planned_weights(plan(tp=tp, pp=pp, quantization=quantization, measured={}))
+    except REFUSED:
+        target = None
+    if own is None or target is None or own.bytes <= 0:
+        return "; the log's layout does not plan: the planner's derived weights"
+    scaled = scaled_weights(measured.mid, own=own, new=target)
+    terms["weights"] = scaled
+    return (f"; weights {gib_text(scaled)} = the log's {measured.text()} × {gib_text(target, label='')} / "
+            f"{gib_text(own)} (planned weights per rank at the new layout / at the log's); activation peak, "
+            "CUDA-graph estimate and start-up terms planned at the new layout")
 
 
 def _charged(profile, ctx, a, model, terms: dict, note: str, again) -> tuple[object, str]:

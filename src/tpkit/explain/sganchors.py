@@ -42,7 +42,7 @@ def draft_before_pool(parsed: ParsedLog, draft_end) -> bool:
     target's pool (``init_target_memory_pool``: ``_profile_available_bytes`` reads the free memory then) before
     ``EagleDraftWorker.alloc_memory_pool`` → ``init_lm_head`` → ``set_embed`` frees the draft's own tensors.  The
     budget therefore sees the draft at load, as that line prints it (the planner charges the same:
-    ``engines.sglang.sizing.draft_weights_at_sizing``)."""
+    ``engines.sglang.budget.draft_weights_at_sizing``)."""
     pools = [a.line_no for a in parsed.anchors if a.rank.label == draft_end.rank.label and a.group != "draft"
              and a.name in ("pool_end_avail", "kv_tokens", "kv_k_size", "kv_size", "max_total_num_tokens")]
     return not pools or draft_end.line_no < min(pools)

@@ -283,7 +283,7 @@ def _pre_rows(parsed: ParsedLog, view: RankView, rows: list[Row], total: Bytes |
 
 def _offload_note(ctx: Context, rows: list[Row], tp: int, pp: int) -> None:
     """With ``--cpu-offload-gb`` in the run, the weights row's meaning says the load usage lacks the offloaded decoder layers
-    and, when the config is known, what tpkit's rule (``engines.offload``; ``engines.sglang.policy.load_usage``)
+    and, when the config is known, what tpkit's rule (``engines.offload``; ``engines.sglang.load.load_usage``)
     plans for it.  Nothing changes in the rebuild: it reads the printed usage."""
     from tpkit.explain.sgrelease import offload_gb
 
@@ -296,7 +296,7 @@ def _offload_note(ctx: Context, rows: list[Row], tp: int, pp: int) -> None:
     if ctx.model is not None:
         try:
             from tpkit.engines.sglang.options import SglangOptions
-            from tpkit.engines.sglang.policy import cpu_offload
+            from tpkit.engines.sglang.load import cpu_offload
             from tpkit.parallel import ParallelSpec
 
             off = cpu_offload(ctx.model, ParallelSpec(tp=tp, pp=pp),

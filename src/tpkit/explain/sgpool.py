@@ -71,7 +71,7 @@ class _Dsv4Fixed:
         self.running, self.attn_dp = running, attn_dp
 
     def tokens(self, budget: Bytes, page: int, max_total_tokens: int | None) -> int:
-        """Full-pool tokens from one budget (``dsv4_budget_tokens``, as ``engines.sglang.sizing.kv_budget``)."""
+        """Full-pool tokens from one budget (``dsv4_budget_tokens``, as ``engines.sglang.budget.kv_budget``)."""
         from tpkit.engines.sglang.dsv4 import dsv4_budget_tokens
 
         return dsv4_budget_tokens(self.layout, self.cell, self.version, budget.bytes, page,
@@ -103,9 +103,9 @@ def _dsv4_fixed(ctx: Context, cell, version: str, page: int, attn_dp: int):
 
 
 def _swa_choice(ctx: Context, cell, version: str, page: int, attn_dp: int, pp: int):
-    """SGLang's hybrid-SWA configurator for this log (``engines.sglang.pool.swa_pool_choice``, the plan's rule): the
+    """SGLang's hybrid-SWA configurator for this log (``engines.sglang.swa_cap.swa_pool_choice``, the plan's rule): the
     printed ServerArgs / command line flags; the chunked-prefill size as printed (already per attention-DP rank)."""
-    from tpkit.engines.sglang.pool import swa_pool_choice
+    from tpkit.engines.sglang.swa_cap import swa_pool_choice
 
     def num(name):
         v = ctx.get(name)

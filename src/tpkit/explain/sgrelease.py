@@ -260,7 +260,7 @@ def mm_reservation_for(ctx: Context) -> tuple[Iv | None, str]:
 
 def default_fraction(ctx: Context, tp: int, pp: int) -> tuple[tuple[float, float] | None, str]:
     """SGLang's default mem_fraction_static for this run ((lowest, highest), source; None when not pinned):
-    tpkit's engine rules (``engines.sglang.sizing.kv_budget``: ``engines.sglang.defaults`` by release, the
+    tpkit's engine rules (``engines.sglang.budget.kv_budget``: ``engines.sglang.defaults`` by release, the
     multimodal and ROCm factors) for the newest release consistent with the log's formats and its date
     (``versions.newest_by_date``), on
 
@@ -314,14 +314,14 @@ def default_fraction(ctx: Context, tp: int, pp: int) -> tuple[tuple[float, float
 
 
 def _fraction_on(ctx: Context, gpu, tp: int, pp: int, version: str) -> tuple[float, str] | None:
-    """SGLang's default fraction on ``gpu`` for this release (``engines.sglang.sizing.kv_budget``), with the run's
+    """SGLang's default fraction on ``gpu`` for this release (``engines.sglang.budget.kv_budget``), with the run's
     DP attention (``--enable-dp-attention`` and its ``--dp``, from the log or the flags): SGLang's default reserve
     grows with it (0.4.8–0.4.10 ``server_args.py __post_init__``: + 4 GiB; 0.5.3+: + the per-dp graph term;
     ``engines.sglang.defaults``), the log's ``disable_cuda_graph`` (0.5.14+ drops graph terms from it) and the
     host's cards (``--host-gpus``: the smallest sets the capacity class, ``defaults.host_capacity_mib``)."""
     try:
         from tpkit.engines.sglang.options import SglangOptions
-        from tpkit.engines.sglang.sizing import kv_budget
+        from tpkit.engines.sglang.budget import kv_budget
         from tpkit.engines.sglang.versions import attention_dp_size
         from tpkit.parallel import ParallelSpec
 
@@ -350,14 +350,14 @@ def offload_gb(ctx: Context) -> int | None:
 def pre_from_load_usage(ctx: Context, tp: int, pp: int, free_after: Iv) -> tuple[Iv, str] | None:
     """pre_model_load_memory when neither 'Load weight begin' nor the load's 'mem usage' is printed (SGLang ≤ 0.4.5
     prints no usage; an excerpt may start at 'Load weight end'): the free memory after the weights plus SGLang's
-    load usage as tpkit computes it from the config (``engines.sglang.policy.load_usage``: weights, rotary cache,
+    load usage as tpkit computes it from the config (``engines.sglang.load.load_usage``: weights, rotary cache,
     load allocations; their band).  ``profile_max_num_token`` subtracts ``pre × (1 − f)`` from the free memory
     after the weights (sglang 0.3.3 / 0.4.0.post1 ``model_runner.py``), and pre is the free memory after
     ``init_torch_distributed``, before the weights — so pre = free after + usage.  The rotary cache's dtype
     depends on the vendor (float32 on CUDA from 0.4.2): both are taken when the GPU is unknown."""
     try:
         from tpkit.engines.sglang.options import SglangOptions
-        from tpkit.engines.sglang.policy import load_usage
+        from tpkit.engines.sglang.load import load_usage
         from tpkit.hardware.catalog import custom_gpu
         from tpkit.parallel import ParallelSpec
         from dataclasses import replace

@@ -14,11 +14,11 @@ __all__ = ["relayout", "load_at", "no_replan_words"]
 def load_at(ctx, *, tp: int, pp: int | None = None, quantization: str | None = None, model=None,
             gpu=None) -> tuple[object, object]:
     """(load usage at tp ``tp`` and ``quantization``, load usage at the log's own layout) per rank, as ``tpkit
-    plan`` charges it (``engines.sglang.policy.load_usage``: the derived weights, the rotary cache, the load
+    plan`` charges it (``engines.sglang.load.load_usage``: the derived weights, the rotary cache, the load
     allocations beyond them) under the release ``tpkit plan --from-log`` reads the log by (``sgrelease.log_release``),
     on ``model`` and ``gpu`` (default: the context's).  Raises what the rules raise (``explain.refusals.REFUSED``)."""
     from tpkit.engines.sglang.options import SglangOptions
-    from tpkit.engines.sglang.policy import load_usage
+    from tpkit.engines.sglang.load import load_usage
     from tpkit.explain.sgrelease import log_release, offload_gb
     from tpkit.parallel import ParallelSpec
 

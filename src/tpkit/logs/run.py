@@ -109,7 +109,7 @@ class Run:
     attention_backend: Setting | None = None
     kv_cache_memory_bytes: Setting | None = None
     disable_radix_cache: Setting | None = None
-    """SGLang --disable-radix-cache (the request-capped SWA pool, ``engines.sglang.pool.swa_pool_choice``)"""
+    """SGLang --disable-radix-cache (the request-capped SWA pool, ``engines.sglang.swa_cap.swa_pool_choice``)"""
     disable_overlap_schedule: Setting | None = None
     swa_full_tokens_ratio: Setting | None = None
     """SGLang --swa-full-tokens-ratio"""

@@ -7,7 +7,7 @@
          the ones it shares with the target); ``plan_draft_weights`` (bytes per rank)
 
     method       draft config                          KV layers                 weights
-    mtp          the target's own nextn/MTP layers     ``num_nextn_layers``      ``params.mtp_parts`` (embed/head are
+    mtp          the target's own nextn/MTP layers     ``num_nextn_layers``      ``mtp_parts.mtp_parts`` (embed/head are
                                                    (``config.mtp_layer_count``:  the target's)
                                                    num_nextn_predict_layers or
                                                    mtp_num_hidden_layers)
@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from tpkit.errors import PlanInputError, UnknownModelError
 from tpkit.models.load import load_model
-from tpkit.models.params import Part, global_parts, layer_parts, mtp_parts
+from tpkit.models.params import Part, global_parts, layer_parts
 from tpkit.models.spec import ModelSpec
 from tpkit.models.weights import plan_parts
 from tpkit.models.weights_plan import WeightsPlan
@@ -89,8 +89,10 @@ def load_draft(method: str, path: str | None, *, target: ModelSpec, hf_cache_dir
 def draft_parts(draft: DraftModel, *, fc_split: bool = False, fc_quantised: bool = False) -> list[Part]:
     """Every weight tensor of the draft, embedding and lm_head included (names as in the draft checkpoint);
     ``fc_split`` / ``fc_quantised``: a Qwen-style MTP ``fc`` is TP-split / quantised like the model (vLLM; see
-    ``params.mtp_parts``), else replicated and unquantised (SGLang)."""
+    ``mtp_parts.mtp_parts``), else replicated and unquantised (SGLang)."""
     if draft.method == "mtp":  # the MTP modules build their own embedding and lm_head (the engines then share)
+        from tpkit.models.mtp_parts import mtp_parts  # an MTP draft only (cold start)
+
         return _embed_and_head(draft.spec, vocab=draft.spec.vocab_size) + mtp_parts(draft.spec, fc_split=fc_split,
                                                                                     fc_quantised=fc_quantised)
     spec = draft.spec

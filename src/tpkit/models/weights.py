@@ -29,7 +29,7 @@ from tpkit.dtypes import DTYPES, WEIGHT_DTYPES, lookup_dtype
 from tpkit.errors import PlanInputError
 from tpkit.models.audio import audio_tower_params
 from tpkit.models.layout import padded_vocab, stage_layers
-from tpkit.models.params import Part, global_parts, layer_groups, layer_parts, mtp_parts
+from tpkit.models.params import Part, global_parts, layer_groups, layer_parts
 from tpkit.models.quant import check_quant_engine, is_quantised, matrix_bytes, resolve_quant
 from tpkit.models.spec import ModelSpec, QuantSpec
 from tpkit.models.vision import SHARDABLE, TOWER_TP_SHARDED, tower_params_per_rank, vision_tower
@@ -117,7 +117,11 @@ def without_tower(plan: WeightsPlan, why: str, *, item: str = "vision tower") ->
 
 def mtp_bytes(spec: ModelSpec, elem: str, quant: QuantSpec | None) -> Bytes:
     """Bytes of the MTP / nextn layers at TP 1, quantised as the checkpoint's quantisation config says for each
-    layer's own module names (``params.mtp_parts``: an ignore list that names the head keeps it unquantised)."""
+    layer's own module names (``mtp_parts.mtp_parts``: an ignore list that names the head keeps it unquantised)."""
+    if not spec.num_nextn_layers:
+        return Bytes(0)
+    from tpkit.models.mtp_parts import mtp_parts  # a model with MTP layers only (cold start)
+
     sums: dict[str, list[int]] = {}
     by_name = quant is not None and names_matter(quant)
     for index in range(spec.num_nextn_layers if by_name else min(spec.num_nextn_layers, 1)):
@@ -168,6 +172,8 @@ def _stage_lines(spec: ModelSpec, par: ParallelSpec, stage: int, elem: str, quan
         lines += _vision_line(spec, par.tp, elem, engine)
         lines += _audio_line(spec, elem)
     if spec.num_nextn_layers:
+        from tpkit.models.mtp_parts import mtp_parts  # a model with MTP layers only (cold start)
+
         mtp = spec.num_nextn_layers * sum(p.elements for p in mtp_parts(spec))
         lines.append(WeightLine(item="mtp/nextn layers", bytes=Bytes(0),
                                 source=f"{spec.num_nextn_layers} nextn layer(s), {mtp:,} params in the checkpoint: "

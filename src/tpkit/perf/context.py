@@ -14,7 +14,7 @@ from tpkit.perf.policy import CommSetup
 from tpkit.perf.request import PerfRequest, check_request, kv_bytes_of
 from tpkit.perf.runtime import Runtime, runtime_for
 from tpkit.perf.spec import SpecSettings, default_accept_rate, draft_spec
-from tpkit.perf.work import Shard
+from tpkit.perf.kernels import Shard
 from tpkit.records import dataclass
 
 __all__ = ["default_link_kind", "peer_access"]

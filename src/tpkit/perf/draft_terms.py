@@ -32,7 +32,7 @@
 from __future__ import annotations
 
 from tpkit.perf.constants import C
-from tpkit.perf.work import Kernel
+from tpkit.perf.kernels import Kernel
 
 __all__ = ["EAGLE3_MIDLAYER_EXTRA_KERNELS", "eagle3_midlayer_kernels", "sampling_bw_fraction"]
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 from tpkit.perf.constants import C
 from tpkit.perf.device import DeviceRates
 from tpkit.perf.impl import ImplProfile
-from tpkit.perf.work import Kernel
+from tpkit.perf.kernels import Kernel
 from tpkit.records import dataclass
 
 __all__ = ["ForwardTime", "gemv_floor_us", "kernel_us", "queued_behind", "time_forward"]

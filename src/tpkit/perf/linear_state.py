@@ -33,7 +33,7 @@ __all__ = ["linear_state_bytes"]
 
 def linear_state_bytes(spec, shard, batch, engine: str, seqs: int) -> float:
     """Bytes of recurrent state one linear-attention layer reads and writes on one rank for ``seqs`` sequences of
-    ``batch`` (a ``perf.work.Batch``; ``batch.verify`` marks a speculative verify) under ``engine``'s implementation
+    ``batch`` (a ``perf.kernels.Batch``; ``batch.verify`` marks a speculative verify) under ``engine``'s implementation
     (``vllm`` / ``sglang`` / ``reference``, the last priced as vLLM)."""
     la = spec.linear_attn
     state = (la.state_bytes_per_layer.bytes if la and la.state_bytes_per_layer else 0) / shard.attention_tp

@@ -31,7 +31,8 @@ from tpkit.perf.runtime_sglang import (SPEC_V2_FLAG, sglang_spec_v2, spec_v1_req
                                       spec_v1_sync_host_us)
 from tpkit.perf.spec import SpecSettings, draft_step_kernels, running_requests, sglang_extend_logit_rows
 from tpkit.perf.verdict import confidence_of, resident_note, verdict_for
-from tpkit.perf.work import Batch, forward_kernels
+from tpkit.perf.kernels import Batch
+from tpkit.perf.work import forward_kernels
 
 __all__ = ["PerfRequest", "plan_perf", "SWEEP_BATCHES", "SWEEP_CONTEXTS"]
 

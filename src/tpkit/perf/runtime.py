@@ -206,13 +206,8 @@ def runtime_for(engine: str, version: str | None, *, compute_capability: tuple[i
                                                               kv_heads_per_rank=kv_heads_per_rank,
                                                               speculative=algorithm is not None)
     _check_backend(engine, backend, mla, sparse=vllm_sparse, given=attention_backend is not None)
-    if engine == "sglang" and backend == "aiter" and str(vendor).upper() != "AMD":
-        raise PlanInputError(f"--attention-backend aiter is SGLang's ROCm backend (AMD aiter kernels) and the GPU is "
-                             f"{vendor}; use one of {', '.join(b for b in ATTENTION_BACKENDS['sglang'] if b != 'aiter')}, "
-                             "or leave --attention-backend out")
     if engine == "sglang":
-        rt = {**_sglang(ver, backend, mla, topk, algorithm, spec_v2, rocm=str(vendor).upper() == "AMD"),
-              "stream_new_ids_only": streams_new_ids_only(version)}
+        rt = _sglang_runtime(ver, version, backend, mla, topk, algorithm, spec_v2, vendor)
     else:
         if spec_v2 is not None:
             raise PlanInputError("--sglang-spec-v2 is an SGLang setting (SGLANG_ENABLE_SPEC_V2); vLLM has no spec "
@@ -231,6 +226,18 @@ def runtime_for(engine: str, version: str | None, *, compute_capability: tuple[i
               "facts": rt["facts"] + ("eager mode (SGLang --disable-cuda-graph / vLLM --enforce-eager): every "
                                       "kernel is launched from Python",)}
     return Runtime(engine=engine, version=ver, version_given=given, attention_backend=backend, **rt)
+
+
+def _sglang_runtime(ver: tuple, version: str | None, backend: str, mla: bool, topk: int | None,
+                    algorithm: str | None, spec_v2: bool | None, vendor: str) -> dict:
+    """``runtime_for``'s SGLang facts (``_sglang``) and whether its stream sends new ids only; aiter, SGLang's ROCm
+    backend, is refused on another vendor's GPU."""
+    if backend == "aiter" and str(vendor).upper() != "AMD":
+        raise PlanInputError(f"--attention-backend aiter is SGLang's ROCm backend (AMD aiter kernels) and the GPU is "
+                             f"{vendor}; use one of {', '.join(b for b in ATTENTION_BACKENDS['sglang'] if b != 'aiter')}, "
+                             "or leave --attention-backend out")
+    return {**_sglang(ver, backend, mla, topk, algorithm, spec_v2, rocm=str(vendor).upper() == "AMD"),
+            "stream_new_ids_only": streams_new_ids_only(version)}
 
 
 def _check_backend(engine: str, backend: str, mla: bool, *, sparse: bool = False, given: bool = True) -> None:

@@ -23,11 +23,11 @@ from __future__ import annotations
 import dataclasses
 
 from tpkit.errors import PlanInputError
-from tpkit.models.params import LAYER0_NAME_KEY, mtp_layer_name
+from tpkit.models.params import LAYER0_NAME_KEY
 from tpkit.models.spec import ModelSpec
 from tpkit.perf.constants import C
 from tpkit.perf.draft_terms import eagle3_midlayer_kernels, sampling_bw_fraction
-from tpkit.perf.work import GEMV_MAX_TOKENS, Kernel
+from tpkit.perf.kernels import GEMV_MAX_TOKENS, Kernel
 from tpkit.records import dataclass
 
 __all__ = ["SpecSettings", "ALGORITHMS", "draft_spec", "default_accept_rate", "extra_draft_kernels",
@@ -132,9 +132,11 @@ def _given_head(draft: ModelSpec) -> ModelSpec:
 def _mtp_layer(target: ModelSpec) -> ModelSpec:
     """The nextn layer as a one-layer model shaped like the target's last MoE layer.  Its attention is the
     target's last layer's kind, full when that is a linear-attention layer: the MTP layer of Qwen3-Next / Qwen3.5
-    is full attention and holds no linear-attention state (``models.params.mtp_parts``).  Its layer keeps the MTP
-    layer's module name (``models.params.mtp_layer_name``), so the target's quantisation ignore list reads it as the
-    engine does (a checkpoint that keeps the head in BF16, e.g. ``re:^mtp.*``, streams BF16 weights)."""
+    is full attention and holds no linear-attention state (``models.mtp_parts.mtp_parts``).  Its layer keeps the MTP
+    layer's module name (``models.mtp_parts.mtp_layer_name``), so the target's quantisation ignore list reads it as
+    the engine does (a checkpoint that keeps the head in BF16, e.g. ``re:^mtp.*``, streams BF16 weights)."""
+    from tpkit.models.mtp_parts import mtp_layer_name  # an MTP draft only (cold start)
+
     moe = target.moe
     if moe is not None:
         moe = dataclasses.replace(moe, num_dense_layers=0, moe_layer_ids=(0,))

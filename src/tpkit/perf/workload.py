@@ -190,7 +190,7 @@ class WorkloadCosts:
         speculative: the draft's extend over the same tokens follows (0.5.6 ``speculative/eagle_worker.py``
         ``forward_target_extend`` then ``forward_draft_extend``)."""
         from tpkit.perf.plan import _draft_forward, _forward
-        from tpkit.perf.work import Batch
+        from tpkit.perf.kernels import Batch
 
         if not prompts:
             return 0.0

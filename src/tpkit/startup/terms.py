@@ -152,7 +152,7 @@ def sglang_load_extra(since_058: bool | None = None) -> Cost:
     from 0.5.8 the tp-1 rows hold ≈ 0 (0.5.10, 0.5.20) and one tp-4 row 0.18 (0.5.15).  ``load_model`` keeps no
     other buffer (0.4.2.post1 / 0.5.9 wheels); the likely cause is what the CUDA context and the caching allocator
     take at the first kernel launches, which 0.5.8 moved into the init line (``sglang_process_overhead``).  The
-    SGLang rules charge it with the weights and the cache (``tpkit.engines.sglang.policy``).  ``None``: every row."""
+    SGLang rules charge it with the weights and the cache (``tpkit.engines.sglang.load``).  ``None``: every row."""
     key = "all" if since_058 is None else (">=0.5.8" if since_058 else "<0.5.8")
     return table_cost("extra", "sglang_load_extra", key, item="SGLang model-load allocations (beyond the weights)")
 

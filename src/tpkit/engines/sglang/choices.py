@@ -1,4 +1,4 @@
-"""What SGLang settles before it sizes the KV budget (pure; ``sizing.kv_budget`` reads this).
+"""What SGLang settles before it sizes the KV budget (pure; ``budget.kv_budget`` reads this).
 
     layout      attention TP divides the heads, PP ≤ layers                (``validate_layout``)
     context     --context-length, else the model limit                     (``context_len``)

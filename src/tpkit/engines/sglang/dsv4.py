@@ -41,7 +41,7 @@ before the split::
     full  = floor_page(int((budget − fixed) / cell))
 
 ``dsv4_budget_tokens`` is this formula for every modelled release (fixed = 0 before 0.5.15); ``tpkit plan``
-(``engines.sglang.sizing.kv_budget``) and ``tpkit explain`` (``explain.sgpool``) both call it.
+(``engines.sglang.budget.kv_budget``) and ``tpkit explain`` (``explain.sgpool``) both call it.
 ``max_running_requests`` is the user's, else 256 (0.5.15 – 0.5.19 ``arg_groups/deepseek_v4_hook.py`` sets it for
 DeepSeek-V4 before the pools), so the configurator's estimate from the context length is not reached.  0.5.20 rewrites
 the configurator (SWA cap, page padding): not modelled, refused.

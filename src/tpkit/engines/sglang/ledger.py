@@ -37,7 +37,7 @@ def _pool_lines(s: SglangSizing) -> list[LineItem]:
 
 
 def _swa_pool_text(s: SglangSizing) -> str:
-    """Which SGLang configurator sized the two SWA pools and why (``pool.swa_pool_choice``)."""
+    """Which SGLang configurator sized the two SWA pools and why (``swa_cap.swa_pool_choice``)."""
     if s.swa_pool is None:
         return f"swa_full_tokens_ratio {s.cell.swa_ratio:g}"
     return f"sglang pool_configurator.py {s.swa_pool.configurator}: {s.swa_pool.why}"
@@ -70,7 +70,7 @@ def _draft_lines(s: SglangSizing, *, before: bool) -> list[LineItem]:
             source="the draft's embedding / lm_head before set_embed swaps in the target's: the target's pool is "
                    "sized first (sglang 0.5.14+ managers/scheduler.py init_memory_pools, then "
                    "speculative/eagle_worker_v2.py alloc_memory_pool → init_lm_head; "
-                   "engines.sglang.sizing.draft_weights_at_sizing); they return to the slack after 'Memory pool end'"))
+                   "engines.sglang.budget.draft_weights_at_sizing); they return to the slack after 'Memory pool end'"))
     if s.draft_pool is not None:
         heads, k_dim, v_dim = spec.draft_kv_dims
         if before and not s.draft_in_budget:  # the cell did not carry the draft (spec.draft_cell_counted)

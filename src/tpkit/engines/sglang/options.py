@@ -163,7 +163,7 @@ class SglangOptions:
         help="as in SGLang: no prefix (radix) cache; with --max-running-requests a hybrid sliding-window model's "
              "SWA pool is sized from the request cap (SGLang 0.5.14+)")
     """``--disable-radix-cache``: with ``--max-running-requests``, the request-capped SWA pool
-    (``pool.swa_pool_choice``)"""
+    (``swa_cap.swa_pool_choice``)"""
     disable_overlap_schedule: bool = flag(
         False, kind="bool", group="overlap schedule",
         help="as in SGLang: no overlap scheduler (one prefill chunk in flight in the request-capped SWA pool)")

@@ -26,7 +26,7 @@
                      server_args.model_path``), which SGLang loads as ``Qwen3NextForCausalLMMTP`` /
                      ``Qwen3_5ForCausalLMMTP`` with ``num_nextn_predict_layers = 1`` (``configs/model_config.py``,
                      0.5.10.post1 and 0.5.23): ONE full-attention layer (MoE or dense MLP) + ``fc`` + 3 norms
-                     (``params.mtp_parts``); embedding and lm_head shared (``set_embed_and_head``); its draft pool
+                     (``mtp_parts.mtp_parts``); embedding and lm_head shared (``set_embed_and_head``); its draft pool
                      is one layer of the target's full-attention KV (no linear-attention state; the target's
                      mamba pool keeps the verify states, ``mamba.py``)
     req_to_token     + ``speculative_num_draft_tokens`` columns (0.5.23 ``mem_cache/allocation_sizing.py

@@ -190,7 +190,7 @@ def plan_drafter(model: ModelSpec, spec: SpecConfig, parallel: ParallelSpec, *, 
 
 
 def _mtp_fc_quantised(model: ModelSpec, quantization: str | None, release: tuple[int, ...] | None) -> bool:
-    """Whether vLLM builds a Qwen MTP ``fc`` (a ``ColumnParallelLinear``, ``models.params.mtp_parts``) with the
+    """Whether vLLM builds a Qwen MTP ``fc`` (a ``ColumnParallelLinear``, ``models.mtp_parts.mtp_parts``) with the
     model's quant config: from 0.11.0, except a ModelOpt NVFP4 checkpoint's from 0.20.0 (``qwen3_5_mtp.py``
     ``Qwen3_5MultiTokenPredictor.__init__``: ``fc_quant = None`` when ``quant_config.get_name() == "modelopt_fp4"``,
     'mtp.fc is stored as BF16 in NVFP4 checkpoints'; absent in 0.19.1, present 0.20.0 – 0.34.0). Whether a

@@ -1,6 +1,6 @@
 """vLLM logs that print the CUDA-graph estimate (or its equivalent utilisation) but cannot give an evidence row of
-``engines.vllm.graphs.GRAPH_EVIDENCE``, each with the reason (data only; split from ``engines.vllm.graphs`` by the lead,
-2026-12-05, session 16, to keep that module under the size limit; not on any command's import path)."""
+``engines.vllm.graph_evidence.GRAPH_EVIDENCE``, each with the reason (data only; split from ``engines.vllm.graphs``
+by the lead, 2026-12-05, session 16, to keep that module under the size limit; not on any command's import path)."""
 
 from __future__ import annotations
 

@@ -411,11 +411,9 @@ def resolve_attention_backend(model: ModelSpec, options: VllmOptions, compute_ca
     return given
 
 
-def resolve_inputs(model: ModelSpec, gpu: GpuSpec, options: VllmOptions, rules: VllmRules,
-                   parallel: ParallelSpec | None = None) -> Resolved:
-    """Apply the version's defaults and check every flag against the model and GPU."""
-    parallel = parallel or ParallelSpec()
-    length = _max_model_len(model, options, rules)
+def _refuse_newer_than_release(model: ModelSpec, options: VllmOptions, rules: VllmRules) -> None:
+    """What the release planned does not have: ``--kv-cache-memory-bytes`` before 0.10.2 (``engine/arg_utils.py``;
+    none in the V0 era), Gemma 4 before 0.19.0 (``model_executor/models/gemma4.py``)."""
     if options.kv_cache_memory_bytes is not None and rules.engine == "V0":
         raise PlanInputError("--kv-cache-memory-bytes does not exist in V0-era vLLM (≤ 0.7); remove it or plan "
                              "with --engine-version 0.11 or current")
@@ -426,6 +424,14 @@ def resolve_inputs(model: ModelSpec, gpu: GpuSpec, options: VllmOptions, rules: 
         raise PlanInputError(f"vLLM {rules.label} does not serve Gemma 4 ({model.architecture}): the model arrived "
                              "in vLLM 0.19.0 (model_executor/models/gemma4.py); plan with --engine-version 0.19.0 "
                              "or later")
+
+
+def resolve_inputs(model: ModelSpec, gpu: GpuSpec, options: VllmOptions, rules: VllmRules,
+                   parallel: ParallelSpec | None = None) -> Resolved:
+    """Apply the version's defaults and check every flag against the model and GPU."""
+    parallel = parallel or ParallelSpec()
+    length = _max_model_len(model, options, rules)
+    _refuse_newer_than_release(model, options, rules)
     act_name, act_bytes = _act_dtype(model, options)
     requested, notes = options.kv_cache_dtype, ()
     from_checkpoint = checkpoint_kv_dtype(model.quant, rules.release) if (requested or "auto").strip().lower() \

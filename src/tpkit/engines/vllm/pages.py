@@ -176,17 +176,8 @@ def build_layout(model: ModelSpec, parallel: ParallelSpec, *, block_size: int, e
     blocks = {k: sliding_block if k in own else block_size for k in tok}
     pages = {k: tok[k] * blocks[k] for k in tok}
     if "linear" in counts:
-        state = linear_state_bytes(model, parallel.tp, act_bytes, spec_tokens, rules)
-        align = HYBRID_ALIGN_MLA.get(era, HYBRID_ALIGN) if model.mla is not None else HYBRID_ALIGN
-        if rules.hybrid_align_to_block:  # ≥ 0.34: the alignment is at least the block size (64 by default)
-            align = max(align, block_size)
-        attn_tok = max(v for k, v in tok.items() if k != "draft")  # the target's attention (model_config)
-        grown = align * cdiv(state, align * attn_tok)
-        if grown > block_size:
-            blocks = {k: blocks[k] if k in own else grown for k in tok}
-            pages = {k: tok[k] * blocks[k] for k in tok}
-        pages["linear"] = max(v for k, v in pages.items() if k != "draft")  # padded to the target's page
-        blocks["linear"] = max(blocks.values())
+        blocks, pages = _with_linear_pages(model, parallel.tp, tok, blocks, pages, own, block_size=block_size, era=era,
+                                           act_bytes=act_bytes, spec_tokens=spec_tokens, rules=rules)
     _check_pages(pages, rules, draft if key == "draft" else None)
     pages, blocks = _unify_pages(pages, blocks, grow_mla=rules.page_unify == "grow")
     layout = _assemble(model, counts, pages, blocks, dtype_bytes, dtype_name, mamba,
@@ -200,6 +191,26 @@ def build_layout(model: ModelSpec, parallel: ParallelSpec, *, block_size: int, e
                        draft_kind=draft.kind)
     return replace(layout, draft_layers=draft.num_layers, draft_page_bytes=Bytes(pages[key]), draft_kind=draft.kind,
                    draft_merged=key != "draft")
+
+
+def _with_linear_pages(model: ModelSpec, tp: int, tok: dict, blocks: dict, pages: dict, own: set, *, block_size: int,
+                       era: str, act_bytes: int, spec_tokens: int, rules: VllmRules) -> tuple[dict, dict]:
+    """``build_layout``'s (blocks, pages) with a linear-attention group: the attention block grows until one page
+    holds a layer's state (``linear_state_bytes``, aligned to ``HYBRID_ALIGN`` / ``HYBRID_ALIGN_MLA``, ≥ 0.34 at
+    least the block size), the sliding layers that start from their own block (``own``) keep it, and the linear
+    group's page is padded to the target's largest page."""
+    state = linear_state_bytes(model, tp, act_bytes, spec_tokens, rules)
+    align = HYBRID_ALIGN_MLA.get(era, HYBRID_ALIGN) if model.mla is not None else HYBRID_ALIGN
+    if rules.hybrid_align_to_block:  # ≥ 0.34: the alignment is at least the block size (64 by default)
+        align = max(align, block_size)
+    attn_tok = max(v for k, v in tok.items() if k != "draft")  # the target's attention (model_config)
+    grown = align * cdiv(state, align * attn_tok)
+    if grown > block_size:
+        blocks = {k: blocks[k] if k in own else grown for k in tok}
+        pages = {k: tok[k] * blocks[k] for k in tok}
+    pages = {**pages, "linear": max(v for k, v in pages.items() if k != "draft")}  # padded to the target's page
+    blocks = {**blocks, "linear": max(blocks.values())}
+    return blocks, pages
 
 
 def _token_bytes(model: ModelSpec, counts: dict[str, int], tp: int, dtype_bytes: int, kv_format: KvDtype | None,

@@ -21,8 +21,8 @@ from contextlib import nullcontext
 from dataclasses import replace
 from collections.abc import Callable
 
-from tpkit.engines.vllm.baseline import (fi_allreduce_fusion_workspace, others_growth_line, plan_baseline,
-                                         profile_nontorch_growth)
+from tpkit.engines.vllm.baseline import others_growth_line, plan_baseline, profile_nontorch_growth
+from tpkit.engines.vllm.fi_allreduce import fi_allreduce_fusion_workspace
 from tpkit.engines.vllm.budget import Budget, build_ledger, compute_budget, v0_room
 from tpkit.engines.vllm.capacity import KvCapacity, granule_floor, plan_capacity
 from tpkit.engines.vllm.drafter import Drafter, plan_drafter, whole_model_draft

@@ -19,46 +19,9 @@ H = hidden, I = MLP width, k = experts per token, V = vocabulary):
     MoE layer   T·(2H + E)·a + M·(H + E)·a + M·k·8 + C·k·(max(2N, H) + N)·a (+ fp8 copies),  M = T × dp
                 (tokens gathered for the experts with DP), C = min(M, 32768) fused-MoE chunk, N = expert
                 width per rank; buffer by buffer from vllm 0.10.1's fused_experts_impl (see ``profile_moe.moe_phase``)
-    sampler     T·H·a + R × V × 38 B         at the top-k/top-p peak of the dummy sampler run (top_k = V − 1,
-                                             top_p = 0.9): logits bf16 (2) and fp32 (4), sorted values (4) and
-                                             int64 indices (8) plus the sort's own scratch, softmax/cumsum (4),
-                                             two bool masks, the re-scattered logits (4).  38 B is MEASURED:
-                                             tests/engines/test_vllm_gpu.py replays that op sequence on an H200
-                                             (torch 2.11: 38.0 B/logit at 1024 × 151,936, 1024 × 128,256 and
-                                             256 × 128,256).  It is vLLM's PyTorch-native sampler; the FlashInfer
-                                             sampler needs less (below).
-    FlashInfer  T·H·a + R × V × 14 B         vLLM's FlashInfer top-k/top-p path (``flashinfer_sample`` →
-    sampler                                  ``top_k_top_p_sampling_from_logits``, top-k first): the caller's bf16
-                                             logits (2), the fp32 copy (4), the top-k masked logits (4) and their
-                                             softmax probabilities (4).  14 B is read from the source (vllm 0.21 /
-                                             0.28 wheels), not measured.  Which sampler runs is a release rule
-                                             (``VllmRules.flashinfer_sampler``); where it depends on whether
-                                             flashinfer is installed (0.8.0–0.11.0) the estimate is the
-                                             PyTorch-native 38 B of a plain ``pip install vllm`` (flashinfer-python
-                                             is no requirement of those wheels) ± 24 B down to FlashInfer's 14 B
-                                             (the official docker image installs it); for a GPU of unknown compute
-                                             capability (≥ 0.21) the midpoint, both ends inside its band.  A log's
-                                             topk_topp_sampler line names the sampler (``VllmOptions``).
-    Triton      T·H·a + R × V × 14 B         vLLM ≥ 0.17.0's PyTorch-native path with ≥ 8 rows
-    top-k/top-p   + B × V × 4 B              (``apply_top_k_top_p_triton``, ``VllmRules.triton_topk_topp``): the
-                                             caller's bf16 logits (2), the float32 copy (4) that temperature and
-                                             the kernel change in place, the softmax probabilities (4) and
-                                             ``random_sample``'s exponential draw (4, the division in place), plus
-                                             the kernel's cached float32 buffer of B = min(next_pow2(min(SMs, R)),
-                                             SMs) rows (``_TRITON_BUFFER_CACHE``); read in the 0.17.0–0.20.0
-                                             wheels (``v1/sample/sampler.py Sampler.forward``/``sample``,
-                                             ``ops/topk_topp_sampler.py``, ``ops/topk_topp_triton.py``), not
-                                             measured.  A GPU of unknown SM count is taken at 132 SMs (H100 SXM).
-
-    V2 sampler  T·H·a + R × V × a            Model Runner V2 (``v1/worker/gpu/model_runner.py _dummy_sampler_run``,
-    (greedy)    (+ R × V × 4 B, 0.18–0.25)   ``sample/sampler.py``): the dummy batch keeps the default request
-                                             states (temperature 0, top-k = V, top-p 1, no penalties, no logprobs),
-                                             so no top-k/top-p runs: the caller's logits in the activation dtype,
-                                             argmax'd by ``gumbel_sample`` (R × blocks scratch only); 0.18–0.25 first
-                                             copy them to a new float32 tensor (``"v2_fp32"``), 0.26–0.32 do not
-                                             (``"v2_greedy"``).  From 0.33 a second pass with the warm-up sampling
-                                             parameters runs the float32 / top-k / top-p pipeline, charged as V1's
-                                             FlashInfer or Triton estimate (``VllmRules.v2_dummy_sampler``).
+    sampler     T·H·a + R × V × 38 / 14 B     the dummy sampler run on one row per request, by sampler (PyTorch-
+                (+ Triton's buffer), or       native, FlashInfer, Triton top-k/top-p, Model Runner V2's greedy
+                R × V × a (+ 4 B, V2)         batch): ``sampler.sampler_phase``, whose docstring gives each term
 
     cold        ⌈V/tp⌉ × H × a              V2 0.22–0.32, V1 0.11.1–0.32: a cold torch.compile inside the
     compile                                  profile run.  ``gpu_worker.determine_available_memory`` measures the
@@ -149,7 +112,7 @@ ahead of the GPU, so every collective's block stays reserved, and 0.2.5's total 
 
 from __future__ import annotations
 
-from tpkit.memory.band import estimated
+from tpkit.engines.vllm.sampler import sampler_phase
 from tpkit.memory.ledger import LineItem
 from tpkit.models.params import per_layer_input_width, widest_dense_mlp
 from tpkit.models.spec import ModelSpec
@@ -161,29 +124,12 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (cold sta
 if TYPE_CHECKING:
     from tpkit.engines.vllm.encoder import EncoderProfile
 
-__all__ = ["ActivationEstimate", "estimate_profile_peak", "drafter_compile_phase", "DRAFTER_PHASE", "SAMPLERS",
-           "V2_VOCAB_HIDDEN_EVIDENCE", "SAMPLER_BYTES_PER_LOGIT", "FLASHINFER_SAMPLER_BYTES_PER_LOGIT", "HELD_ALLREDUCE_SHARE",
-           "TRITON_SAMPLER_BYTES_PER_LOGIT", "held_allreduce_bytes", "v2_runner_state_bytes", "vocab_hidden_scratch"]
+__all__ = ["ActivationEstimate", "estimate_profile_peak", "drafter_compile_phase", "DRAFTER_PHASE",
+           "V2_VOCAB_HIDDEN_EVIDENCE", "HELD_ALLREDUCE_SHARE", "held_allreduce_bytes", "v2_runner_state_bytes",
+           "vocab_hidden_scratch"]
 
 HELD_ALLREDUCE_SHARE = 0.25
 """± share of ``held_allreduce_bytes`` (the in-flight count is not measured; the activation estimate's share)"""
-
-SAMPLER_BYTES_PER_LOGIT = 38
-"""bytes alive per (row, vocab) element at the sampler's top-k/top-p peak (measured on H200, see module doc)"""
-FLASHINFER_SAMPLER_BYTES_PER_LOGIT = 14
-"""the same with vLLM's FlashInfer top-k/top-p sampler (read from the source, see module doc)"""
-SAMPLERS = ("native", "flashinfer", "either", "none", "triton", "native_unless_installed", "v2_greedy", "v2_fp32")
-"""which top-k/top-p sampler the dummy sampler run uses; ``"either"``: it depends on the GPU (unknown compute
-capability), the midpoint; ``"native_unless_installed"``: it depends on the install, PyTorch-native as a plain
-``pip install`` gives it, with a band down to FlashInfer (vLLM 0.8.0–0.11.0); ``"none"``: no
-sampler run, the profile computes the rows' logits only (vLLM 0.7.x V1 ``profile_run``); ``"triton"``: the native
-path through the Triton kernel (≥ 0.17.0; the full sort below 8 rows); ``"v2_greedy"`` / ``"v2_fp32"``: Model
-Runner V2's dummy sampler run, no top-k/top-p (the logits, plus their float32 copy for ``"v2_fp32"``)"""
-TRITON_SAMPLER_BYTES_PER_LOGIT = 14
-"""bytes alive per (row, vocab) element at the Triton top-k/top-p path's peak (read from the source, module doc)"""
-TRITON_MIN_ROWS = 8
-"""``apply_top_k_top_p`` takes the Triton kernel from 8 rows (``logits.shape[0] >= 8``), the sort below"""
-_DEFAULT_SMS = 132
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -260,59 +206,6 @@ def _add_to(phases: dict[str, tuple[Bytes, str]], names: tuple[str, ...], extra:
             phases[p] = (b + extra, f + note)
 
 
-def _next_pow2(n: int) -> int:
-    return 1 << max(n - 1, 0).bit_length()
-
-
-def _sampler(model: ModelSpec, tokens: int, rows: int, a: int, sampler: str,
-             sm_count: int | None = None) -> tuple[Bytes, str]:
-    if sampler not in SAMPLERS:
-        raise ValueError(f"sampler must be one of {SAMPLERS}, got {sampler!r}")
-    logits = rows * model.vocab_size
-    hidden = tokens * model.hidden_size * a
-    if sampler == "triton" and rows < TRITON_MIN_ROWS:
-        sampler = "native"
-    if sampler == "triton":
-        sms = sm_count or _DEFAULT_SMS
-        buf_rows = min(_next_pow2(min(sms, rows)), sms)
-        per = TRITON_SAMPLER_BYTES_PER_LOGIT
-        return (Bytes(hidden + logits * per + buf_rows * model.vocab_size * 4),
-                f"R {rows:,} rows × V {model.vocab_size:,} × {per} B (PyTorch-native path, Triton top-k/top-p) "
-                f"+ its buffer {buf_rows:,} rows × V × 4 B ({sms} SMs{'' if sm_count else ', assumed'}) "
-                f"+ hidden T × H × {a} B")
-    if sampler == "either":
-        lo, hi = FLASHINFER_SAMPLER_BYTES_PER_LOGIT, SAMPLER_BYTES_PER_LOGIT
-        mid = (lo + hi) / 2
-        spread = estimated(Bytes(round(logits * mid)), Bytes(round(logits * (hi - mid))), term="vllm_sampler",
-                           item="top-k/top-p sampler (FlashInfer if installed, else PyTorch-native)",
-                           source=f"{lo}–{hi} B per logit: FlashInfer when flashinfer-python is installed "
-                                  "(optional in vLLM 0.9–0.11), else PyTorch-native")
-        return Bytes(hidden) + spread, (f"R {rows:,} rows × V {model.vocab_size:,} × {mid:g} ± {hi - mid:g} B "
-                                        f"(FlashInfer {lo} B if installed, PyTorch-native {hi} B) "
-                                        f"+ hidden T × H × {a} B")
-    if sampler == "native_unless_installed":
-        lo, hi = FLASHINFER_SAMPLER_BYTES_PER_LOGIT, SAMPLER_BYTES_PER_LOGIT
-        spread = estimated(Bytes(logits * hi), Bytes(logits * (hi - lo)), term="vllm_sampler",
-                           item="top-k/top-p sampler (PyTorch-native unless flashinfer-python is installed)",
-                           source=f"{hi} B per logit: PyTorch-native, as a plain `pip install vllm` gives it "
-                                  f"(flashinfer-python only an optional extra in vLLM 0.8.0–0.11.0); ± {hi - lo} B "
-                                  f"covers FlashInfer's {lo} B (installed, e.g. the official docker image)")
-        return Bytes(hidden) + spread, (f"R {rows:,} rows × V {model.vocab_size:,} × {hi} ± {hi - lo} B "
-                                        f"(assumed PyTorch-native as pip installs it; FlashInfer {lo} B if installed) "
-                                        f"+ hidden T × H × {a} B")
-    if sampler in ("v2_greedy", "v2_fp32"):
-        per, how = (a + 4, f"{a} + 4 B (logits, float32 copy)") if sampler == "v2_fp32" else (a, f"{a} B (logits)")
-        return Bytes(hidden + logits * per), (f"R {rows:,} rows × V {model.vocab_size:,} × {how}: Model Runner V2's "
-                                              f"greedy dummy batch, no top-k/top-p + hidden T × H × {a} B")
-    if sampler == "none":  # 0.7.x V1: compute_logits of the R rows (activation dtype), no sampler
-        return Bytes(hidden + logits * a), (f"R {rows:,} rows × V {model.vocab_size:,} × {a} B (logits only, no "
-                                            f"sampler run) + hidden T × H × {a} B")
-    per = FLASHINFER_SAMPLER_BYTES_PER_LOGIT if sampler == "flashinfer" else SAMPLER_BYTES_PER_LOGIT
-    return Bytes(hidden + logits * per), (f"R {rows:,} rows × V {model.vocab_size:,} × {per} B "
-                                          f"({'FlashInfer' if sampler == 'flashinfer' else 'PyTorch-native'} "
-                                          f"top-k/top-p) + hidden T × H × {a} B")
-
-
 V2_VOCAB_HIDDEN_EVIDENCE: tuple[tuple[str, str, float, float], ...] = (
     # (case, run, printed peak activation GiB, V × H × a GiB) — docs/accuracy.md §11.8
     ("vp_100", "0.27.1 V2, Qwen2.5-0.5B-Instruct bf16, RTX 4090, vllm serve, T 2,048", 0.25, 0.254),
@@ -383,7 +276,7 @@ def estimate_profile_peak(model: ModelSpec, parallel: ParallelSpec, *, tokens: i
 
     ``dequant_gemm``: the dense linear layers run vLLM's GPTQ (exllama) kernel, which dequantises each
     weight into a temporary per call (see ``_dequant_temp``).  ``sampler``: the top-k/top-p sampler of the dummy
-    sampler run (``SAMPLERS``); ``sm_count``: the GPU's SMs (the Triton sampler's buffer).  ``encoder``: the
+    sampler run (``sampler.SAMPLERS``); ``sm_count``: the GPU's SMs (the Triton sampler's buffer).  ``encoder``: the
     multimodal encoder step that runs first (``engines.vllm.encoder``): its pass is a phase of its own and what it
     keeps is added to each text phase.  ``vocab_hidden``: add the cold torch.compile scratch phase (module docstring,
     "cold compile scratch"; ``V2_VOCAB_HIDDEN_EVIDENCE``).  ``drafter_vocab_hidden``: add the speculative drafter's own
@@ -416,8 +309,8 @@ def estimate_profile_peak(model: ModelSpec, parallel: ParallelSpec, *, tokens: i
         _add_to(phases, ("attention",) if v0_eager else ("attention", "dense MLP"),
                 Bytes(tokens * model.hidden_size * act_bytes),
                 f" + the all-reduced copy T × H × {act_bytes} B (V0 ≥ 0.6.5, out of place)")
-    phases["logits" if sampler == "none" else "logits + sampler"] = _sampler(model, tokens, rows, act_bytes, sampler,
-                                                                                sm_count)
+    phases["logits" if sampler == "none" else "logits + sampler"] = sampler_phase(model, tokens, rows, act_bytes,
+                                                                                  sampler, sm_count)
     if kept_ws.bytes:  # helper v11a: the WorkspaceManager's MoE workspace stays under every later phase of the pass
         _add_to(phases, ("attention", "logits", "logits + sampler"), kept_ws,
                 f" + the MoE workspace kept from the first MoE layer on, {gib_text(kept_ws)} "

@@ -15,8 +15,8 @@ from tpkit.engines.vllm.inputs import Resolved
 from tpkit.engines.vllm.mmlimits import parse_mm_limits
 from tpkit.engines.vllm.option_checks import capture_size_list
 from tpkit.engines.vllm.options import VllmOptions, cudagraph_estimate_applied, cudagraph_mode_of, torch_compile_off
-from tpkit.engines.vllm.profile import (HELD_ALLREDUCE_SHARE, TRITON_MIN_ROWS, estimate_profile_peak,
-                                        held_allreduce_bytes)
+from tpkit.engines.vllm.profile import HELD_ALLREDUCE_SHARE, estimate_profile_peak, held_allreduce_bytes
+from tpkit.engines.vllm.sampler import TRITON_MIN_ROWS
 from tpkit.engines.vllm.towers import LANGUAGE_MODEL_ONLY_FROM
 from tpkit.engines.vllm.v0_forward import (v0_additions, v0_mlp_keeps_gate_up, with_mla_v0_workspace,
                                            with_phase_additions)
