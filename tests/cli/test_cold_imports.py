@@ -83,10 +83,12 @@ CASES = {
     # every case +1: tpkit.cli.pasted, a pasted launch line and its engine variables read before argparse (ux25); perf
     # +1 more: tpkit.perf.context, split from perf/plan.py at its 500-line limit (ux25)
     # explain +1: tpkit.logs.phases, split out of logs/failures.py to keep it under 500 lines (ex28)
-    "explain sglang text": (["explain", KIMI_LOG], EXPLAIN_NOT + ("tpkit.explain.vllm", "tpkit.engines.vllm"), 98),
+    # explain +2: tpkit.logs.prefilter (the scan's trigger prefilter) and tpkit.logs.command (the launch-command parse),
+    # split out of logs/scan.py and logs/settings.py at their 500-line limit (lead, session 29)
+    "explain sglang text": (["explain", KIMI_LOG], EXPLAIN_NOT + ("tpkit.explain.vllm", "tpkit.engines.vllm"), 100),
     "explain sglang json": (["explain", KIMI_LOG, "--json"], EXPLAIN_NOT + ("tpkit.explain.vllm", "tpkit.engines.vllm"),
-                            97),
-    "explain vllm": (["explain", VLLM_LOG], EXPLAIN_NOT + ("tpkit.explain.sglang", "tpkit.engines.sglang.pool"), 93),  # +1 engines.vllm.maxlen (tidy27)
+                            99),
+    "explain vllm": (["explain", VLLM_LOG], EXPLAIN_NOT + ("tpkit.explain.sglang", "tpkit.engines.sglang.pool"), 95),  # +1 engines.vllm.maxlen (tidy27)
 }
 
 
