@@ -1492,6 +1492,22 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     **{f"vp_{n}": ("0.22.0", "printed 'version 0.22.0' / 'Initializing a V1 LLM engine (v0.22.0)'",
                    {"enable_prefix_caching": False, "topk_topp_sampler": "flashinfer", "vllm_mxfp4_use_marlin": "on"},
                    None) for n in (942, 943)},
+    # helper bl29b (2026-12-07, session 29), added blind: lawjarp-simplismart/autoresearch-inference-optimization's vLLM
+    # experiment logs on H100 80GB (branches autoresearch/gemma4-31b-vllm, autoresearch/qwen3.5-9b-vllm): google/gemma-4-31B
+    # bf16 / online FP8 at tp 4 and tp 1 (0.19.0), Qwen/Qwen3.5-9B text-only with and without MTP-2 and gemma-4-31B-it at
+    # tp 2 (0.19.1rc1 nightlies); --quantization fp8 passed where the script names it; logs also vl_1230-vl_1235
+    "vp_944": ("0.19.0", "printed the banner 'version 0.19.0' and 'Initializing a V1 LLM engine (v0.19.0)'",
+               {}, None),
+    "vp_945": ("0.19.0", "printed the banner 'version 0.19.0' and 'Initializing a V1 LLM engine (v0.19.0)'",
+               {"quantization": "fp8"}, None),
+    "vp_946": ("0.19.0", "printed the banner 'version 0.19.0' and 'Initializing a V1 LLM engine (v0.19.0)'",
+               {"quantization": "fp8"}, None),
+    "vp_947": ("0.19.1", "printed 'version 0.19.1rc1.dev257+gb075604da' (nightly image, 2026-04-14): a 0.19.1 pre-release",
+               {"enable_prefix_caching": True, "language_model_only": True}, None),
+    "vp_948": ("0.19.1", "printed 'version 0.19.1rc1.dev257+gb075604da' (nightly image, 2026-04-14): a 0.19.1 pre-release",
+               {"language_model_only": True}, None),
+    "vp_949": ("0.19.1", "printed 'version 0.19.1rc1.dev232+g0e39202ca' (nightly wheel, 2026-04-13): a 0.19.1 pre-release",
+               {}, None),
 }
 
 _A100_QWEN_MTP = {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 1,
