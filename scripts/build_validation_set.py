@@ -1508,6 +1508,18 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
                {"language_model_only": True}, None),
     "vp_949": ("0.19.1", "printed 'version 0.19.1rc1.dev232+g0e39202ca' (nightly wheel, 2026-04-13): a 0.19.1 pre-release",
                {}, None),
+    # helper bl29b, second batch: the same branches' starts that differ in a planned input (batched tokens, sequences,
+    # n-gram speculation, utilisation, the FlashInfer sampler that VLLM_USE_FLASHINFER_SAMPLER=1 picks); logs vl_1236-vl_1240
+    "vp_950": ("0.19.0", "printed the banner 'version 0.19.0' and 'Initializing a V1 LLM engine (v0.19.0)'",
+               {"quantization": "fp8"}, None),
+    "vp_951": ("0.19.0", "printed the banner 'version 0.19.0' and 'Initializing a V1 LLM engine (v0.19.0)'",
+               {"quantization": "fp8"}, None),
+    "vp_952": ("0.19.0", "printed the banner 'version 0.19.0' and 'Initializing a V1 LLM engine (v0.19.0)'",
+               {"quantization": "fp8"}, None),
+    "vp_953": ("0.19.1", "printed 'version 0.19.1rc1.dev257+gb075604da' (nightly image, 2026-04-14): a 0.19.1 pre-release",
+               {"enable_prefix_caching": True, "language_model_only": True}, None),
+    "vp_954": ("0.19.1", "printed 'version 0.19.1rc1.dev257+gb075604da' (nightly image, 2026-04-14): a 0.19.1 pre-release",
+               {"language_model_only": True, "topk_topp_sampler": "flashinfer"}, None),
 }
 
 _A100_QWEN_MTP = {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 1,
