@@ -1520,6 +1520,19 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
                {"enable_prefix_caching": True, "language_model_only": True}, None),
     "vp_954": ("0.19.1", "printed 'version 0.19.1rc1.dev257+gb075604da' (nightly image, 2026-04-14): a 0.19.1 pre-release",
                {"language_model_only": True, "topk_topp_sampler": "flashinfer"}, None),
+    # helper bl29b, third batch: gemma-4-31B FP8 at 512 sequences (a warm compile cache, printed), Qwen3.5-9B at 32,768 /
+    # 16,384 (chunked prefill off) / 40,960 batched tokens (graphs at 1-8), gemma-4-26B-A4B-it text only; logs vl_1241-vl_1245
+    "vp_955": ("0.19.0", "printed the banner 'version 0.19.0' and 'Initializing a V1 LLM engine (v0.19.0)'",
+               {"compile_cache": "warm", "quantization": "fp8"}, None),
+    "vp_956": ("0.19.1", "printed 'version 0.19.1rc1.dev257+gb075604da' (nightly image, 2026-04-14): a 0.19.1 pre-release",
+               {"language_model_only": True, "topk_topp_sampler": "flashinfer"}, None),
+    "vp_957": ("0.19.1", "printed 'version 0.19.1rc1.dev257+gb075604da' (nightly image, 2026-04-14): a 0.19.1 pre-release",
+               {"language_model_only": True, "topk_topp_sampler": "flashinfer"}, None),
+    "vp_958": ("0.19.1", "printed 'version 0.19.1rc1.dev257+gb075604da' (nightly image, 2026-04-14): a 0.19.1 pre-release",
+               {"enable_prefix_caching": True, "language_model_only": True, "topk_topp_sampler": "flashinfer",
+                "cudagraph_capture_sizes": [1, 2, 4, 8], "max_cudagraph_capture_size": 8}, None),
+    "vp_959": ("0.19.0", "printed 'version 0.19.1.dev6+g6d4a8e6d2' (image gemma4, 2026-04-13): six commits past v0.19.0",
+               {"language_model_only": True}, None),
 }
 
 _A100_QWEN_MTP = {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 1,
