@@ -1533,6 +1533,16 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
                 "cudagraph_capture_sizes": [1, 2, 4, 8], "max_cudagraph_capture_size": 8}, None),
     "vp_959": ("0.19.0", "printed 'version 0.19.1.dev6+g6d4a8e6d2' (image gemma4, 2026-04-13): six commits past v0.19.0",
                {"language_model_only": True}, None),
+    # helper bl29b, fourth batch: Qwen3.5-9B text-only with the FlashInfer sampler (VLLM_USE_FLASHINFER_SAMPLER=1, printed)
+    # at util 0.9 / 0.95, 32,768 batched tokens, cudagraph_mode FULL / FULL_DECODE_ONLY; logs vl_1246-vl_1249
+    "vp_960": ("0.19.1", "printed 'version 0.19.1rc1.dev257+gb075604da' (nightly image, 2026-04-14): a 0.19.1 pre-release",
+               {"enable_prefix_caching": True, "language_model_only": True, "topk_topp_sampler": "flashinfer"}, None),
+    "vp_961": ("0.19.1", "printed 'version 0.19.1rc1.dev257+gb075604da' (nightly image, 2026-04-14): a 0.19.1 pre-release",
+               {"enable_prefix_caching": True, "language_model_only": True, "topk_topp_sampler": "flashinfer"}, None),
+    "vp_962": ("0.19.1", "printed 'version 0.19.1rc1.dev257+gb075604da' (nightly image, 2026-04-14): a 0.19.1 pre-release",
+               {"enable_prefix_caching": True, "language_model_only": True, "topk_topp_sampler": "flashinfer"}, None),
+    "vp_963": ("0.19.1", "printed 'version 0.19.1rc1.dev257+gb075604da' (nightly image, 2026-04-14): a 0.19.1 pre-release",
+               {"enable_prefix_caching": True, "language_model_only": True, "topk_topp_sampler": "flashinfer"}, None),
 }
 
 _A100_QWEN_MTP = {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 1,
