@@ -1492,6 +1492,57 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     **{f"vp_{n}": ("0.22.0", "printed 'version 0.22.0' / 'Initializing a V1 LLM engine (v0.22.0)'",
                    {"enable_prefix_caching": False, "topk_topp_sampler": "flashinfer", "vllm_mxfp4_use_marlin": "on"},
                    None) for n in (942, 943)},
+    # helper bl29b (2026-12-07, session 29), added blind: lawjarp-simplismart/autoresearch-inference-optimization's vLLM
+    # experiment logs on H100 80GB (branches autoresearch/gemma4-31b-vllm, autoresearch/qwen3.5-9b-vllm): google/gemma-4-31B
+    # bf16 / online FP8 at tp 4 and tp 1 (0.19.0), Qwen/Qwen3.5-9B text-only with and without MTP-2 and gemma-4-31B-it at
+    # tp 2 (0.19.1rc1 nightlies); --quantization fp8 passed where the script names it; logs also vl_1230-vl_1235
+    "vp_944": ("0.19.0", "printed the banner 'version 0.19.0' and 'Initializing a V1 LLM engine (v0.19.0)'",
+               {}, None),
+    "vp_945": ("0.19.0", "printed the banner 'version 0.19.0' and 'Initializing a V1 LLM engine (v0.19.0)'",
+               {"quantization": "fp8"}, None),
+    "vp_946": ("0.19.0", "printed the banner 'version 0.19.0' and 'Initializing a V1 LLM engine (v0.19.0)'",
+               {"quantization": "fp8"}, None),
+    "vp_947": ("0.19.1", "printed 'version 0.19.1rc1.dev257+gb075604da' (nightly image, 2026-04-14): a 0.19.1 pre-release",
+               {"enable_prefix_caching": True, "language_model_only": True}, None),
+    "vp_948": ("0.19.1", "printed 'version 0.19.1rc1.dev257+gb075604da' (nightly image, 2026-04-14): a 0.19.1 pre-release",
+               {"language_model_only": True}, None),
+    "vp_949": ("0.19.1", "printed 'version 0.19.1rc1.dev232+g0e39202ca' (nightly wheel, 2026-04-13): a 0.19.1 pre-release",
+               {}, None),
+    # helper bl29b, second batch: the same branches' starts that differ in a planned input (batched tokens, sequences,
+    # n-gram speculation, utilisation, the FlashInfer sampler that VLLM_USE_FLASHINFER_SAMPLER=1 picks); logs vl_1236-vl_1240
+    "vp_950": ("0.19.0", "printed the banner 'version 0.19.0' and 'Initializing a V1 LLM engine (v0.19.0)'",
+               {"quantization": "fp8"}, None),
+    "vp_951": ("0.19.0", "printed the banner 'version 0.19.0' and 'Initializing a V1 LLM engine (v0.19.0)'",
+               {"quantization": "fp8"}, None),
+    "vp_952": ("0.19.0", "printed the banner 'version 0.19.0' and 'Initializing a V1 LLM engine (v0.19.0)'",
+               {"quantization": "fp8"}, None),
+    "vp_953": ("0.19.1", "printed 'version 0.19.1rc1.dev257+gb075604da' (nightly image, 2026-04-14): a 0.19.1 pre-release",
+               {"enable_prefix_caching": True, "language_model_only": True}, None),
+    "vp_954": ("0.19.1", "printed 'version 0.19.1rc1.dev257+gb075604da' (nightly image, 2026-04-14): a 0.19.1 pre-release",
+               {"language_model_only": True, "topk_topp_sampler": "flashinfer"}, None),
+    # helper bl29b, third batch: gemma-4-31B FP8 at 512 sequences (a warm compile cache, printed), Qwen3.5-9B at 32,768 /
+    # 16,384 (chunked prefill off) / 40,960 batched tokens (graphs at 1-8), gemma-4-26B-A4B-it text only; logs vl_1241-vl_1245
+    "vp_955": ("0.19.0", "printed the banner 'version 0.19.0' and 'Initializing a V1 LLM engine (v0.19.0)'",
+               {"compile_cache": "warm", "quantization": "fp8"}, None),
+    "vp_956": ("0.19.1", "printed 'version 0.19.1rc1.dev257+gb075604da' (nightly image, 2026-04-14): a 0.19.1 pre-release",
+               {"language_model_only": True, "topk_topp_sampler": "flashinfer"}, None),
+    "vp_957": ("0.19.1", "printed 'version 0.19.1rc1.dev257+gb075604da' (nightly image, 2026-04-14): a 0.19.1 pre-release",
+               {"language_model_only": True, "topk_topp_sampler": "flashinfer"}, None),
+    "vp_958": ("0.19.1", "printed 'version 0.19.1rc1.dev257+gb075604da' (nightly image, 2026-04-14): a 0.19.1 pre-release",
+               {"enable_prefix_caching": True, "language_model_only": True, "topk_topp_sampler": "flashinfer",
+                "cudagraph_capture_sizes": [1, 2, 4, 8], "max_cudagraph_capture_size": 8}, None),
+    "vp_959": ("0.19.0", "printed 'version 0.19.1.dev6+g6d4a8e6d2' (image gemma4, 2026-04-13): six commits past v0.19.0",
+               {"language_model_only": True}, None),
+    # helper bl29b, fourth batch: Qwen3.5-9B text-only with the FlashInfer sampler (VLLM_USE_FLASHINFER_SAMPLER=1, printed)
+    # at util 0.9 / 0.95, 32,768 batched tokens, cudagraph_mode FULL / FULL_DECODE_ONLY; logs vl_1246-vl_1249
+    "vp_960": ("0.19.1", "printed 'version 0.19.1rc1.dev257+gb075604da' (nightly image, 2026-04-14): a 0.19.1 pre-release",
+               {"enable_prefix_caching": True, "language_model_only": True, "topk_topp_sampler": "flashinfer"}, None),
+    "vp_961": ("0.19.1", "printed 'version 0.19.1rc1.dev257+gb075604da' (nightly image, 2026-04-14): a 0.19.1 pre-release",
+               {"enable_prefix_caching": True, "language_model_only": True, "topk_topp_sampler": "flashinfer"}, None),
+    "vp_962": ("0.19.1", "printed 'version 0.19.1rc1.dev257+gb075604da' (nightly image, 2026-04-14): a 0.19.1 pre-release",
+               {"enable_prefix_caching": True, "language_model_only": True, "topk_topp_sampler": "flashinfer"}, None),
+    "vp_963": ("0.19.1", "printed 'version 0.19.1rc1.dev257+gb075604da' (nightly image, 2026-04-14): a 0.19.1 pre-release",
+               {"enable_prefix_caching": True, "language_model_only": True, "topk_topp_sampler": "flashinfer"}, None),
 }
 
 _A100_QWEN_MTP = {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 1,

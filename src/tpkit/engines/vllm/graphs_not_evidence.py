@@ -49,6 +49,11 @@ NOT_EVIDENCE: dict[str, str] = {
            "'Estimated CUDA graph memory' printed; the catalog has no GB300): held out of the fit in round bl29, which "
            "adds logs blind and changes no constant (helper bl29, added blind)"
        for vl in ("vl_1163", "vl_1164")},
+    **{vl: "a vLLM 0.19.0 / 0.19.1rc1 start on H100 80GB (lawjarp-simplismart/autoresearch-inference-optimization: "
+           "gemma-4-31B / gemma-4-31B-it / gemma-4-26B-A4B-it, Qwen3.5-9B; the capture counts and 'Estimated CUDA graph "
+           "memory' printed with the estimate off): held out of the fit in round bl29b, which adds logs blind and "
+           "changes no constant (helper bl29b, added blind)"
+       for vl in [f"vl_{n}" for n in range(1230, 1250)]},
     "vl_938": "club-3090#104's KV-pool excerpt (a 0.21+ start of Qwen3.6-27B AutoRound with MTP on 2x RTX 3090): the "
               "utilisation hint of both workers without the capture sizes, the model's flags or the card's total, so "
               "no row is read off it (helper ex23, added in the held-back round)",
