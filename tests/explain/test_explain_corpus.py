@@ -270,6 +270,11 @@ KNOWN_MISSES = {
     # the config at tp 2 (two workers print) rebuilds 414,932-415,707, about twice: the XPU build's KV layout (its
     # 'Add 3 padding layers' line groups 17 attention-like layers with 48 linear ones), not read (no wheel here)
     "vl_1205",
+    # helper gs29c (2026-12-07, session 29, blind): sg_720 (Kimi-K2.5 NVFP4 at tp 4 on a GB300 node, a local modelopt
+    # checkpoint) prints 2,655,616 tokens of fp8 MLA KV ('KV Cache is allocated. dtype: torch.float8_e4m3fn', kv_cache_dtype
+    # auto); the set's Kimi-K2.5 architecture config has no NVFP4 quantization_config (kv_cache_quant_algo FP8), so the
+    # rebuild sizes bf16 cells (engines.sglang.kvdtype.resolve_kv_dtype): 1,327,872-1,328,064, exactly half. Not fixed
+    "sg_720",
     # helper gs24 (2026-12-06, blind, first run): sg_549, sg_551, sg_555-sg_559 (AMD's nightly CI, SGLang 0.5.6 images
     # on MI355X / MI300X at tp 4 / 8: gpt-oss-20b, grok-2 fp8 twice, DeepSeek-V3-0324 four times) print 40-3,078
     # tokens (0.00-0.09 %) below the range rebuilt without the capacity lines; explain's own ledger reproduces each
@@ -830,7 +835,7 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     rows = _capacity_rows()
     misses = {r["id"] for r in rows if r["outcome"] == "miss"}
     assert misses <= KNOWN_MISSES, sorted(misses - KNOWN_MISSES)
-    assert len(misses) <= 31  # ex29: + vl_1205; cap27: - sg_563; miss27: - sg_401; gs27: + sg_606; cap26: - sg_220, sg_527, sg_528, sg_529 (31); gs26: + sg_598, sg_605 (35); miss24: 28 -> 23; gs24b: + sg_563, sg_564; gs24: + 7; amd24: - sg_551, sg_555; cap25: - vl_920, sg_494 (26); gs25b: + 5 (31); spread 0.06: + sg_022, sg_061 (33)
+    assert len(misses) <= 32  # gs29c: + sg_720 (fp8 KV of a checkpoint config not in the set); ex29: + vl_1205; cap27: - sg_563; miss27: - sg_401; gs27: + sg_606; cap26: - sg_220, sg_527, sg_528, sg_529 (31); gs26: + sg_598, sg_605 (35); miss24: 28 -> 23; gs24b: + sg_563, sg_564; gs24: + 7; amd24: - sg_551, sg_555; cap25: - vl_920, sg_494 (26); gs25b: + 5 (31); spread 0.06: + sg_022, sg_061 (33)
     assert len(rows) == 557  # gs29c: + sg_720 (Kimi-K2.5 NVFP4 on GB300); gs29: + sg_635-sg_641 (gs_445-gs_451 own logs); ex29: + vl_1205 (a miss: Intel's XPU build); gs29b: + sg_655 (hits blind); bl29: + vl_1158-vl_1164 (7 hits); gs28c: + sg_633, sg_634 (both hit blind); ex28: + vl_1154 (n/a: no capacity line); bl28: + vl_1100-vl_1112 (13 hits); gs28: + sg_630-sg_632 (all hit blind); bl27: + vl_1060-vl_1067 (8 hits); gs27b: + sg_568 (hits blind); gs27: + sg_606, sg_607; gs26: + 11 (sg_594-sg_605 but sg_596); gs25b: + 14; gs24: + 12; + helper gs24b (2026-12-06): sg_563 / sg_564 print the anchor and miss blind; + bl24b's 15
     # + helper gs25c (2026-12-06, session 25): sg_560 (gs_365) prints the anchor and hits blind
     sg402 = next(r for r in rows if r["id"] == "sg_402")
