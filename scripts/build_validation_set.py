@@ -2099,6 +2099,15 @@ SGLANG_PUBLIC = {
        for cid in ("gs_452", "gs_454", "gs_456", "gs_458", "gs_459", "gs_462")},
     **{cid: ("0.5.15", "the line's server_info 'version': '0.5.15.post1' (rules 0.5.15)", {}, None)
        for cid in ("gs_453", "gs_455", "gs_457", "gs_460", "gs_461", "gs_463")},
+    # gs_484-gs_492: helper gs29c (2026-12-07, session 29): the nine Massed-Compute/gpu-benchmark SGLang start-ups gs29 left
+    # (bench_serving result lines, each carrying /get_server_info); GPU from the write-up's SGLang row with the line's
+    # concurrency-32 output throughput; 'gpu_{1,2}x_h100' is H100 80GB PCIe (the repository's bonsai / ideogram write-ups)
+    **{cid: ("0.5.14", "the line's server_info 'version': '0.5.14'",
+             {"gpu_catalog": {"gpu": "H100-PCIe-80GB", "note": "'gpu_1x_h100 — H100 80GB PCIe' (the repository's "
+                              "bonsai-27b-q1-0.md / ideogram-v4-instant.md; the 2x SKU two of them)"}}, None)
+       for cid in ("gs_484", "gs_487", "gs_489", "gs_491")},
+    **{cid: ("0.5.15", "the line's server_info 'version': '0.5.15.post1' (rules 0.5.15)", {}, None)
+       for cid in ("gs_485", "gs_486", "gs_488", "gs_490", "gs_492")},
     # gs_465: helper gs29b (2026-12-06, session 29): a committed SGLang server log of a Nebius InferenceX reproduction
     # (heyram74/nebius_sopertors_inferencex_benchmark): DeepSeek-R1-0528 at tp 8 on H200, InferenceX's dsr1_fp8_h200.sh flags
     "gs_465": ("0.5.12", "image lmsysorg/sglang:v0.5.12-cu130 (scripts/run_deepseekr1.sh), run 2026-06-11; the printed "
@@ -2199,7 +2208,8 @@ def _gpu(case: dict) -> dict:
              "RTX-3090", "RTX-PRO-6000", "A100-SXM-40GB", "A100-SXM-80GB", "A100-80GB", "MI300X", "H20-141GB",
              "MI355X", "H20-96GB", "T4", "RTX-5080",
              "GH200-96GB", "GH200-144GB", "RTX-A5000",  # GH200, RTX-A5000: helper gh18, 2026-12-05
-             "Quadro-RTX-6000", "RTX-PRO-4000", "RTX-5090-Laptop")  # helper cat20, 2026-12-06
+             "Quadro-RTX-6000", "RTX-PRO-4000", "RTX-5090-Laptop",  # helper cat20, 2026-12-06
+             "H200-NVL")  # helper gs29c, 2026-12-07: Massed Compute 'gpu_2x_h200_nvl' (the catalog's H200-NVL entry)
     if name in known:
         return {"gpu": name}
     if re.fullmatch(r"\S+-MIG-\d+g\.\d+gb", name):  # a MIG slice of a catalog GPU (helper mig18, 2026-12-05)

@@ -97,7 +97,7 @@ def test_dense_layer_weights_and_total():
     assert count_params(m) == 3_973_556_832
 
 
-def test_moe_layers_are_refused_for_weights_not_guessed():
+def test_moe_layer_without_moe_fields_is_refused():  # MoE layers proper: tests/models/test_nemotron_h_moe.py
     m = _model()
     moe_like = replace(m, model_type="nemotron_h")
     with pytest.raises(ConfigError, match="MoE"):

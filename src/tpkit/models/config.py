@@ -372,6 +372,8 @@ def _moe(text: dict, r: _Reader, num_layers: int) -> MoeSpec | None:
     elif mt == "granitemoehybrid":  # an always-on shared MLP beside the experts (sglang models/granitemoehybrid.py)
         shared_width = optional_int(text, "shared_intermediate_size", r.where, default=0) or None
         shared = 1 if shared_width else 0
+    elif mt == "nemotron_h" and shared:  # NemotronHMoE's shared MLP: moe_shared_expert_intermediate_size x n_shared
+        shared_width = r.int("moe_shared_expert_intermediate_size") * shared  # (SGLang 0.5.6+ / vLLM 0.12.0+)
     elif shared_width and not shared:
         shared = 1
     num_dense = optional_int(text, "first_k_dense_replace", r.where, default=0)
@@ -479,7 +481,7 @@ def _extra(cfg: dict, text: dict) -> dict:
                 "num_global_key_value_heads",
                 "hidden_size_per_layer_input", "vocab_size_per_layer_input",
                 "mamba_ssm_dtype", "mamba_conv_bias", "mamba_proj_bias", "shared_intermediate_size",
-                "hybrid_override_pattern", "mamba_num_heads", "mamba_head_dim", "ssm_state_size", "n_groups",
+                "hybrid_override_pattern", "moe_latent_size", "mamba_num_heads", "mamba_head_dim", "ssm_state_size", "n_groups",
                 "mamba_n_groups", "conv_kernel", "mamba_d_conv", "mamba_ssm_cache_dtype", "use_conv_bias",
                 "conv_L_cache", "conv_bias", "conv_dim", "compress_ratios", "index_head_dim", "qk_rope_head_dim",
                 "q_lora_rank", "o_groups", "o_lora_rank", "hc_mult", "num_hash_layers", "index_n_heads", "expert_dtype",

@@ -175,7 +175,7 @@ def _llama4_chunked(text: dict, num_layers: int, where: str, assumptions: list[s
 
 
 def moe_layer_ids(text: dict, num_layers: int, num_dense: int, where: str = "config") -> tuple[int, ...]:
-    """0-based layers with routed experts (DeepSeek/GLM/Kimi, Qwen-MoE, Llama 4 and all-MoE rules)."""
+    """0-based layers with routed experts (DeepSeek/GLM/Kimi, Qwen-MoE, Llama 4, NemotronH "E" and all-MoE rules)."""
     mlp_only = set(int_list(text.get("mlp_only_layers"), "mlp_only_layers", where, lo=0, hi=num_layers - 1))
     if "decoder_sparse_step" in text:
         step = optional_int(text, "decoder_sparse_step", where, default=1) or 1
@@ -183,5 +183,8 @@ def moe_layer_ids(text: dict, num_layers: int, num_dense: int, where: str = "con
     if "interleave_moe_layer_step" in text:
         step = optional_int(text, "interleave_moe_layer_step", where, default=1) or 1
         return tuple(i for i in range(num_layers) if (i + 1) % step == 0)
+    pattern = text.get("hybrid_override_pattern")
+    if text.get("model_type") == "nemotron_h" and isinstance(pattern, str):  # NemotronH: the "E" layers only
+        return tuple(i for i, c in enumerate(pattern) if c == "E")  # (_from_pattern; SGLang / vLLM nemotron_h.py)
     freq = optional_int(text, "moe_layer_freq", where, default=1) or 1
     return tuple(i for i in range(num_dense, num_layers) if i % freq == 0 and i not in mlp_only)

@@ -177,7 +177,7 @@ def _nemotron_h_layer(spec: ModelSpec, pre: str, kind: str, moe_layer: bool) -> 
     ``NemotronH{Mamba,Attention,MLP}DecoderLayer``): "M" a Mamba-2 mixer (``MambaMixer2``: in_proj to
     ``inner + conv_dim + heads``, conv1d over conv_dim, A / D / dt_bias per head, gated norm over inner, out_proj),
     "*" GQA attention, "-" a non-gated MLP (``NemotronHMLP``: up_proj hidden → intermediate_size, relu², down_proj;
-    no gate_proj).  "E" (MoE) layers are not sized here: the MoE NemotronH checkpoints are out of this rule."""
+    no gate_proj), "E" a non-gated MoE block (``_nemotron_h_moe``)."""
     from tpkit.models.linear_attn import nemotron_h_mamba_dims
 
     h = spec.hidden_size
@@ -200,11 +200,41 @@ def _nemotron_h_layer(spec: ModelSpec, pre: str, kind: str, moe_layer: bool) -> 
             parts.append(Part(name=f"{a}.conv1d.bias", category="linear_attention", out=d["conv_dim"], shard="col"))
         return parts + norm
     if moe_layer:
-        raise ConfigError(f"{spec.source}: NemotronH MoE ('E') layers are not sized by tpkit's weight rules; "
-                          "plan a dense NemotronH (pattern of 'M', '*', '-') or pass the weight size from a log")
+        return _nemotron_h_moe(spec, f"{pre}.mixer") + norm
     w = spec.intermediate_size
     return [Part(name=f"{pre}.mixer.up_proj", category="dense_mlp", out=w, inp=h, shard="col", linear=True),
             Part(name=f"{pre}.mixer.down_proj", category="dense_mlp", out=h, inp=w, shard="row", linear=True)] + norm
+
+
+def _nemotron_h_moe(spec: ModelSpec, a: str) -> list[Part]:
+    """A NemotronH "E" block (SGLang 0.5.6 – 0.5.13 ``models/nemotron_h.py`` ``NemotronHMoE``; vLLM 0.12.0 the same
+    module, absent from 0.11.0): a replicated router ``gate`` (hidden → experts) with an fp32
+    ``e_score_correction_bias``, routed experts built with ``is_gated=False`` (vLLM ``is_act_and_mul=False``): one
+    ``up_proj`` (intermediate × hidden) and one ``down_proj`` per expert, relu², no gate_proj; and a non-gated shared
+    ``NemotronHMLP`` of ``moe_shared_expert_intermediate_size × n_shared_experts`` (``MoeSpec.shared_intermediate_size``).
+    A latent MoE (``moe_latent_size``, SGLang 0.5.8.post1+: experts in a smaller space behind fc1 / fc2 latent
+    projections) is not sized here."""
+    moe = spec.moe
+    if moe is None:
+        raise ConfigError(f"{spec.source}: NemotronH MoE ('E') layer without n_routed_experts / num_experts_per_tok; "
+                          "fix the config.json")
+    if spec.extra.get("moe_latent_size"):
+        raise ConfigError(f"{spec.source}: NemotronH latent MoE ('E' layers with moe_latent_size) is not sized by "
+                          "tpkit's weight rules; pass the weight size from a log")
+    h, e, w = spec.hidden_size, moe.num_experts, moe.moe_intermediate_size
+    parts = [Part(name=f"{a}.gate", category="router", out=e, inp=h),
+             Part(name=f"{a}.gate.e_score_correction_bias", category="router", out=e),
+             Part(name=f"{a}.experts.up_proj", category="routed_experts", out=w, inp=h, count=e, shard="ecol",
+                  linear=True),
+             Part(name=f"{a}.experts.down_proj", category="routed_experts", out=h, inp=w, count=e, shard="erow",
+                  linear=True)]
+    if moe.num_shared_experts and moe.shared_intermediate_size:
+        sw = moe.shared_intermediate_size
+        parts += [Part(name=f"{a}.shared_experts.up_proj", category="shared_experts", out=sw, inp=h, shard="col",
+                       linear=True),
+                  Part(name=f"{a}.shared_experts.down_proj", category="shared_experts", out=h, inp=sw, shard="row",
+                       linear=True)]
+    return parts
 
 
 def _double_wide_from(spec: ModelSpec) -> int:

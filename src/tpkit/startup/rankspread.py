@@ -48,9 +48,9 @@ __all__ = ["SGLANG_BELOW_RANK0", "SGLANG_RANGE", "VLLM_RANGE", "VLLM_RANGE_WORLD
 
 
 SPREAD_STATS = {
-    "sglang": {"below_rank0": (0.13, 0.77, 38, ("sg_018",)), "range": (0.44, 0.77, 38, ("sg_018",)),
+    "sglang": {"below_rank0": (0.15, 0.77, 39, ("sg_018",)), "range": (0.44, 0.77, 39, ("sg_018",)),
                "range_world2": (0.42, 0.77, 13, ("sg_018",)),
-               "range_world_gt2": (0.44, 0.47, 25, ("sg_606", "sg_655"))},
+               "range_world_gt2": (0.44, 0.47, 26, ("sg_606", "sg_655"))},
     "vllm": {"below_rank0": (0.10, 0.10, 9, ("vl_101",)), "range": (0.47, 0.47, 9, ("vl_101", "vl_102")),
              "range_world2": (0.0, 0.0, 6, ("vl_084", "vl_087", "vl_131", "vl_310", "vl_314", "vl_485")),
              "range_world_gt2": (0.47, 0.47, 3, ("vl_101", "vl_102"))},
@@ -82,7 +82,10 @@ range_world2 do not move; helper gs29 (2026-12-06): sg_635 / sg_636 (gemma-4-31B
 rank printed, TP1 / TP2 0.05 GiB below TP0, TP3 0.19 above) and sg_637 / sg_638 (tp 2, both ranks equal), committed server
 logs of lawjarp-simplismart/autoresearch-inference-optimization (one repository at two world sizes), make 38 with
 gs29b's sg_655 (merged by the lead): below rank 0 p90 0.13 over 38, range 0.44, range_world2 0.42 over 13,
-range_world_gt2 0.44 over 25 (gs29's four alone move no figure)"""
+range_world_gt2 0.44 over 25 (gs29's four alone move no figure); helper gs29c (2026-12-07): sg_720 (Kimi-K2.5 NVFP4 at
+tp 4 on a GB300 node, Prathmesh234/mutliturn-inferenceX's committed Slurm output, every rank printed; after the graphs TP2
+lies 0.15 GiB below TP0 and TP3 0.17 above it, 0.32 apart) makes 39: the p90 below rank 0 (the 36th of 39) rises 0.13 -> 0.15
+GiB; range 0.44, range_world2 0.42 (13) and range_world_gt2 0.44 (26) do not move"""
 
 SGLANG_BELOW_RANK0 = GiB(SPREAD_STATS["sglang"]["below_rank0"][0])
 """SGLang: how far the smallest rank lies below rank 0 (p90 over 20 deployments: 0.05; 0.42 over sgz's 19, whose
