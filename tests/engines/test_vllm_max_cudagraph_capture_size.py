@@ -6,6 +6,7 @@ default (``config/vllm.py _set_cudagraph_sizes``, wheels 0.15.0, 0.20.0, 0.29.0,
 this one only).  The graph count feeds the CUDA-graph estimate vLLM subtracts from 0.20."""
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -108,8 +109,13 @@ def test_validation_cases_take_the_cap_their_command_names():
     assert cases["vp_199"]["flags"]["max_cudagraph_capture_size"] == 179
     named = 0
     for c in cases.values():
-        if "--max-cudagraph-capture-size" not in (c.get("command") or ""):
-            assert "max_cudagraph_capture_size" not in c["flags"]
-        else:
+        command = c.get("command") or ""
+        if "--max-cudagraph-capture-size" in command:
             named += 1
+        elif "cudagraph_capture_sizes" in command and "max_cudagraph_capture_size" in c["flags"]:
+            # the cap a --compilation-config's capture sizes imply: their largest (bl29b's vp_958: [1, 2, 4, 8])
+            sizes = re.search(r"cudagraph_capture_sizes[\"']?:? ?\[([\d, ]+)\]", command)
+            assert sizes and c["flags"]["max_cudagraph_capture_size"] == max(map(int, sizes.group(1).split(","))), c["id"]
+        else:
+            assert "max_cudagraph_capture_size" not in c["flags"], c["id"]
     assert named == 21  # + bl29: vp_939-vp_943 (InferenceX launches name the cap)
