@@ -5,6 +5,7 @@ start-up terms the plan charges (``measured_from_log``) and the notes on flags r
 
 from __future__ import annotations
 
+from tpkit.cli.pasted import ENV_FLAGS
 from tpkit.errors import PlanInputError
 from tpkit.units import gib_text
 
@@ -227,10 +228,9 @@ def read_from_log_notes(args, log, result) -> tuple[str, ...]:
     if "pp_layer_partition" in getattr(args, "log_filled", ()):
         notes += (f"--pp-layer-partition {args.pp_layer_partition}: read from the log "
                   f"({where(log, 'pp_layer_partition')}: the launch sets the layers of each pipeline stage by hand)",)
-    for dest, var in (("sglang_int4_weight", "SGLANG_INT4_WEIGHT"),
-                      ("vllm_allow_long_max_model_len", "VLLM_ALLOW_LONG_MAX_MODEL_LEN"),
-                      ("vllm_mxfp4_use_marlin", "VLLM_MXFP4_USE_MARLIN")):
-        if dest in getattr(args, "log_filled", ()):  # an engine variable the log's launch / environment lines set
+    for var, commands, flag in ENV_FLAGS:  # the plan's on/off engine variables the log's launch / env lines set
+        dest = flag.split()[0][2:].replace("-", "_")
+        if "plan" in commands and flag.endswith("{onoff}") and dest in getattr(args, "log_filled", ()):
             notes += (f"--{dest.replace('_', '-')} {getattr(args, dest)}: read from the log ({where(log, dest)}: "
                       f"the server ran with {var} set)",)
     if getattr(args, "log_stage_gpus", None):

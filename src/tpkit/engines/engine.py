@@ -69,7 +69,6 @@ class Flag:
     """values of ``choices`` that the options take (the Python API reads them) but the engine's own command line
     refuses, each with what to write instead: ``tpkit plan`` refuses them too, so a plan's flags launch as given"""
 
-
     def __post_init__(self) -> None:
         if self.kind not in FLAG_KINDS:
             raise ValueError(f"Flag kind must be one of {FLAG_KINDS}, got {self.kind!r}")
