@@ -67,8 +67,8 @@ give (``SAMPLERS``; ``VllmRules.flashinfer_sampler``, ``triton_topk_topp``, ``v2
                                              ``--logprobs-mode`` (the processed modes skip the clone), greedy draft
                                              sampling (0.24+: ``draft_sample_method`` "probabilistic" adds draft
                                              probabilities, not planned); 0.29's second, all-greedy call holds less.
-                                             Model Runner V2's dummy sampler run has no rejection sampler (0.24.0
-                                             ``v1/worker/gpu/model_runner.py``).
+                                             Model Runner V2's dummy sampler run has no rejection sampler (0.24.0,
+                                             0.29.0, 0.33.0 ``v1/worker/gpu/model_runner.py``).
 """
 
 from __future__ import annotations
