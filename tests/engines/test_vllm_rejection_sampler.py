@@ -84,7 +84,8 @@ def test_runner_and_spec_gate():
 
 
 def _phase(version, spec):
-    plan = plan_vllm(llama3_8b(), H200, ParallelSpec(), VllmOptions(engine_version=version, speculative_config=spec, max_num_seqs=256), weights=W)
+    options = VllmOptions(engine_version=version, speculative_config=spec, max_num_seqs=256)
+    plan = plan_vllm(llama3_8b(), H200, ParallelSpec(), options, weights=W)
     return next(l for l in plan.ledger.items if l.item == PHASE).bytes.bytes, plan
 
 

@@ -56,10 +56,11 @@ give (``SAMPLERS``; ``VllmRules.flashinfer_sampler``, ``triton_topk_topp``, ``v2
                                              ``apply_sampling_constraints`` (top-k/top-p in place: the Triton kernel
                                              from 0.17 with ≥ 8 rows, else the full sort), the target ``softmax`` (4),
                                              ``sample_recovered_tokens``'s float32 ``q`` (4) and from 0.17 ``inv_q =
-                                             q.reciprocal()`` (4).  P = 3a + raw + 4 + 4·clone + (Triton: 8 + 4·inv_q; sort:
-                                             the native sampler's own 36 B of the measured 38 B, whose float32 copy is
-                                             the sorted clone, i.e. + 32).  The bonus call's own peak (3a + 4 + the
-                                             ordinary sampler's own) never exceeds the target step's.  a = 2, ≥ 0.17,
+                                             q.reciprocal()`` (4).  P = 3a + raw + 4 + 4·clone + (Triton: 8 +
+                                             4·inv_q; sort: the native sampler's own 36 B of the measured 38 B, whose
+                                             float32 copy is the sorted target tensor, i.e. + 32).  The bonus
+                                             call's own peak (3a + raw + the ordinary sampler's own) never exceeds
+                                             the target step's.  a = 2, ≥ 0.17,
                                              ≥ 8 rows: 30 B against the Triton sampler's 14: +16 B × R × V (vp_952's
                                              4.00 GiB twin step: 16 × 1,024 × 262,144 B).  The phase is the larger of
                                              the two runs (the ordinary run's temporaries are freed first).  Read in
@@ -132,6 +133,8 @@ def rejection_bytes_per_logit(form: str, a: int, rows: int) -> tuple[int, bool]:
     base = 3 * a + raw + 4 + (4 if form in ("target_clone", "inv_q") else 0)
     if form == "inv_q" and rows >= TRITON_MIN_ROWS:
         return base + 12, True
+    # the full sort: the native sampler's measured bytes less its 2-byte caller logits and its float32 copy, which
+    # is the target tensor already in ``base``
     return base + SAMPLER_BYTES_PER_LOGIT - 2 - 4, False
 
 
