@@ -271,7 +271,8 @@ def estimate_profile_peak(model: ModelSpec, parallel: ParallelSpec, *, tokens: i
                           allreduce_out_of_place: bool = False,
                           moe_workspace_experts: str | None = None, moe_cache3_separate: bool = False,
                           moe_shared_held: bool = False,
-                          v0_eager: bool = False, v0_gate_up_kept: bool = True) -> ActivationEstimate:
+                          v0_eager: bool = False, v0_gate_up_kept: bool = True,
+                          rejection: str = "none") -> ActivationEstimate:
     """Estimated torch-allocated peak of the profile run above what stays allocated (per rank).
 
     ``dequant_gemm``: the dense linear layers run vLLM's GPTQ (exllama) kernel, which dequantises each
@@ -288,7 +289,8 @@ def estimate_profile_peak(model: ModelSpec, parallel: ParallelSpec, *, tokens: i
     ``moe_shared_held``: the release (< 0.11.0) keeps the shared experts' output through the routed ones.
     ``v0_eager``: the V0 engine's eager forward (module docstring, "V0 eager forward"): the dense MLP phase is
     ``_v0_dense_mlp`` (``v0_gate_up_kept``: the MLP keeps its gate_up output through ``down_proj``) and the MoE
-    phase holds the layer's input too."""
+    phase holds the layer's input too.  ``rejection``: the dummy rejection-sampler run's form under a speculative
+    config (``sampler.dummy_rejection``), charged in the sampler phase."""
     phases: dict[str, tuple[Bytes, str]] = {
         "attention": _attention(model, parallel.tp, tokens, act_bytes, dequant_gemm)}
     oop = allreduce_out_of_place and parallel.tp > 1
@@ -310,7 +312,7 @@ def estimate_profile_peak(model: ModelSpec, parallel: ParallelSpec, *, tokens: i
                 Bytes(tokens * model.hidden_size * act_bytes),
                 f" + the all-reduced copy T × H × {act_bytes} B (V0 ≥ 0.6.5, out of place)")
     phases["logits" if sampler == "none" else "logits + sampler"] = sampler_phase(model, tokens, rows, act_bytes,
-                                                                                  sampler, sm_count)
+                                                                                  sampler, sm_count, rejection)
     if kept_ws.bytes:  # helper v11a: the WorkspaceManager's MoE workspace stays under every later phase of the pass
         _add_to(phases, ("attention", "logits", "logits + sampler"), kept_ws,
                 f" + the MoE workspace kept from the first MoE layer on, {gib_text(kept_ws)} "

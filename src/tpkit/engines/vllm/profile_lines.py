@@ -16,7 +16,7 @@ from tpkit.engines.vllm.mmlimits import parse_mm_limits
 from tpkit.engines.vllm.option_checks import capture_size_list
 from tpkit.engines.vllm.options import VllmOptions, cudagraph_estimate_applied, cudagraph_mode_of, torch_compile_off
 from tpkit.engines.vllm.profile import HELD_ALLREDUCE_SHARE, estimate_profile_peak, held_allreduce_bytes
-from tpkit.engines.vllm.sampler import TRITON_MIN_ROWS
+from tpkit.engines.vllm.sampler import TRITON_MIN_ROWS, dummy_rejection
 from tpkit.engines.vllm.towers import LANGUAGE_MODEL_ONLY_FROM
 from tpkit.engines.vllm.v0_forward import (v0_additions, v0_mlp_keeps_gate_up, with_mla_v0_workspace,
                                            with_phase_additions)
@@ -356,6 +356,7 @@ def activation_lines(model: ModelSpec, parallel: ParallelSpec, options: VllmOpti
                                 act_bytes=r.act_bytes, dequant_gemm=uses_gptq_kernel(model, options, rules),
                                 sampler=profile_sampler(rules, r.compute_capability, options.topk_topp_sampler,
                                                         v2_runner=_v2_runner(model, options, r, rules)),
+                                rejection=dummy_rejection(rules, r.spec, _v2_runner(model, options, r, rules)),
                                 sm_count=r.sm_count, encoder=encoder,
                                 vocab_hidden=_cold_compile(model, options, r, rules),
                                 drafter_vocab_hidden=drafter_cold_compile(model, options, r, rules),

@@ -190,6 +190,18 @@ class VllmRules:
     generators): the profile peak is then the PyTorch-native path's (Triton kernel from 8 rows, the sort below),
     which holds at least what the FlashInfer pass does.  Skipped only with ``--logprobs-mode processed_*``, where
     FlashInfer is not used either"""
+    dummy_rejection: str = "none"
+    """the form of the dummy rejection-sampler run the V1 runner's ``_dummy_sampler_run`` adds under a speculative
+    config (``sampler.REJECTION_FORMS``; its bytes in ``sampler.rejection_bytes_per_logit``): ``"none"`` (none
+    charged: 0.10.1–0.11.0 sample ``randn(R, V)`` target logits in the activation dtype through ``compute_probs``,
+    whose sort on those 2-byte logits stays under the native sampler's own float32 peak), ``"raw_clone"``
+    (0.11.1–0.11.x: ``randn(R + R, V)``, a bonus sampler call whose raw-logits copy is a ``.clone()`` in the logits'
+    dtype, float32 target rows, the full sort), ``"raw_fp32"`` (0.12.0–0.13.x: that copy in float32),
+    ``"target_clone"`` (0.14.0–0.16.x: + the target rows' ``.clone()``), ``"inv_q"`` (≥ 0.17.0: +
+    ``sample_recovered_tokens``'s ``inv_q = q.reciprocal()``; top-k/top-p in place by the Triton kernel from 8
+    rows).  Read in the 0.10.1, 0.11.0, 0.11.1, 0.11.2, 0.12.0, 0.13.0, 0.14.0, 0.16.0, 0.17.0, 0.18.0, 0.19.0,
+    0.20.0, 0.21.0, 0.24.0, 0.29.0 and 0.33.0 wheels (``v1/worker/gpu_model_runner.py _dummy_sampler_run``,
+    ``v1/sample/rejection_sampler.py``, ``v1/sample/sampler.py Sampler.forward``; helper rs30)"""
     triton_topk_topp: bool = False
     """the PyTorch-native top-k/top-p path runs vLLM's Triton kernel on ≥ 8 rows (``apply_top_k_top_p`` →
     ``apply_top_k_top_p_triton``, in place on the float32 logits with a cached per-program buffer; new in 0.17.0,

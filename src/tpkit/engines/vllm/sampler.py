@@ -43,6 +43,33 @@ give (``SAMPLERS``; ``VllmRules.flashinfer_sampler``, ``triton_topk_topp``, ``v2
                                              (``"v2_greedy"``).  From 0.33 a second pass with the warm-up sampling
                                              parameters runs the float32 / top-k / top-p pipeline, charged as V1's
                                              FlashInfer or Triton estimate (``VllmRules.v2_dummy_sampler``).
+
+    rejection   T·H·a + R × V × P B          under a speculative config the V1 runner's ``_dummy_sampler_run`` then
+    sampler     (+ the Triton buffer)        runs the rejection sampler once (``rejection_bytes_per_logit``; helper
+    (spec)                                   rs30, after rs29): one draft token per request, ``logits =
+                                             torch.randn(R + R, V)`` in the activation dtype a, ``draft_probs`` None.
+                                             ``RejectionSampler.forward`` keeps ``bonus_logits = logits[bonus]`` (a),
+                                             the bonus sampler output's raw-logits copy (``max_num_logprobs=-1``,
+                                             ``logprobs_mode_override="raw_logits"``: 0.11.1–0.11.x ``.clone()`` in
+                                             the logits' dtype, a; from 0.12 float32, 4), the float32 target rows
+                                             (4), from 0.14 their ``.clone()`` (4); then
+                                             ``apply_sampling_constraints`` (top-k/top-p in place: the Triton kernel
+                                             from 0.17 with ≥ 8 rows, else the full sort), the target ``softmax`` (4),
+                                             ``sample_recovered_tokens``'s float32 ``q`` (4) and from 0.17 ``inv_q =
+                                             q.reciprocal()`` (4).  P = 3a + raw + 4 + 4·clone + (Triton: 8 +
+                                             4·inv_q; sort: the native sampler's own 36 B of the measured 38 B, whose
+                                             float32 copy is the sorted target tensor, i.e. + 32).  The bonus
+                                             call's own peak (3a + raw + the ordinary sampler's own) never exceeds
+                                             the target step's.  a = 2, ≥ 0.17,
+                                             ≥ 8 rows: 30 B against the Triton sampler's 14: +16 B × R × V (vp_952's
+                                             4.00 GiB twin step: 16 × 1,024 × 262,144 B).  The phase is the larger of
+                                             the two runs (the ordinary run's temporaries are freed first).  Read in
+                                             the 0.10.1–0.33.0 wheels (``VllmRules.dummy_rejection``); default
+                                             ``--logprobs-mode`` (the processed modes skip the clone), greedy draft
+                                             sampling (0.24+: ``draft_sample_method`` "probabilistic" adds draft
+                                             probabilities, not planned); 0.29's second, all-greedy call holds less.
+                                             Model Runner V2's dummy sampler run has no rejection sampler (0.24.0,
+                                             0.29.0, 0.33.0 ``v1/worker/gpu/model_runner.py``).
 """
 
 from __future__ import annotations
@@ -52,7 +79,8 @@ from tpkit.models.spec import ModelSpec
 from tpkit.units import Bytes
 
 __all__ = ["sampler_phase", "SAMPLERS", "SAMPLER_BYTES_PER_LOGIT", "FLASHINFER_SAMPLER_BYTES_PER_LOGIT",
-           "TRITON_SAMPLER_BYTES_PER_LOGIT", "TRITON_MIN_ROWS"]
+           "TRITON_SAMPLER_BYTES_PER_LOGIT", "TRITON_MIN_ROWS", "REJECTION_FORMS", "rejection_bytes_per_logit",
+           "dummy_rejection"]
 
 
 SAMPLER_BYTES_PER_LOGIT = 38
@@ -80,7 +108,56 @@ TRITON_MIN_ROWS = 8
 """``apply_top_k_top_p`` takes the Triton kernel from 8 rows (``logits.shape[0] >= 8``), the sort below"""
 
 
+REJECTION_FORMS = ("none", "raw_clone", "raw_fp32", "target_clone", "inv_q")
+"""the dummy rejection-sampler run's form by release (``VllmRules.dummy_rejection``; module doc, "rejection sampler")"""
+
+
 _DEFAULT_SMS = 132
+
+
+def dummy_rejection(rules, spec, v2_runner: bool) -> str:
+    """The dummy rejection-sampler run's form in a plan's profile (``REJECTION_FORMS``): the release's
+    (``VllmRules.dummy_rejection``) on the V1 runner under a speculative config (any method: ``_dummy_sampler_run``
+    tests ``self.speculative_config`` only) with the dummy sampler run, else ``"none"``."""
+    if spec is None or v2_runner or rules.engine != "V1" or not rules.dummy_sampler:
+        return "none"
+    return rules.dummy_rejection
+
+
+def rejection_bytes_per_logit(form: str, a: int, rows: int) -> tuple[int, bool]:
+    """(bytes per (row, vocab) element, whether the Triton kernel runs) at the peak of the dummy rejection-sampler
+    run of ``form`` (``REJECTION_FORMS``, not ``"none"``) on ``rows`` rows with logits of ``a`` bytes (module doc)."""
+    if form not in REJECTION_FORMS[1:]:
+        raise ValueError(f"form must be one of {REJECTION_FORMS[1:]}, got {form!r}")
+    raw = a if form == "raw_clone" else 4
+    base = 3 * a + raw + 4 + (4 if form in ("target_clone", "inv_q") else 0)
+    if form == "inv_q" and rows >= TRITON_MIN_ROWS:
+        return base + 12, True
+    # the full sort: the native sampler's measured bytes less its 2-byte caller logits and its float32 copy, which
+    # is the target tensor already in ``base``
+    return base + SAMPLER_BYTES_PER_LOGIT - 2 - 4, False
+
+
+def _with_rejection(phase: tuple[Bytes, str], model: ModelSpec, tokens: int, rows: int, a: int, form: str,
+                    sm_count: int | None) -> tuple[Bytes, str]:
+    """``phase`` (the ordinary dummy sampler run), or the dummy rejection-sampler run where that holds more."""
+    per, triton = rejection_bytes_per_logit(form, a, rows)
+    buf = ""
+    extra = 0
+    if triton:
+        sms = sm_count or _DEFAULT_SMS
+        buf_rows = min(_next_pow2(min(sms, rows)), sms)
+        extra = buf_rows * model.vocab_size * 4
+        buf = f" + the Triton buffer {buf_rows:,} rows × V × 4 B"
+    held = Bytes(tokens * model.hidden_size * a + rows * model.vocab_size * per + extra)
+    if held.bytes <= phase[0].bytes:
+        return phase
+    return held, (f"R {rows:,} rows × V {model.vocab_size:,} × {per} B: the dummy rejection-sampler run of the "
+                  f"speculative config (R + R random logits, bonus raw copy, float32 target rows"
+                  f"{', clone' if form in ('target_clone', 'inv_q') else ''}, probabilities, q"
+                  f"{', 1/q' if form == 'inv_q' else ''}; "
+                  f"{'Triton' if triton else 'sorted'} top-k/top-p){buf} + hidden T × H × {a} B "
+                  f"(the ordinary sampler run: {phase[1]})")
 
 
 def _next_pow2(n: int) -> int:
@@ -88,9 +165,19 @@ def _next_pow2(n: int) -> int:
 
 
 def sampler_phase(model: ModelSpec, tokens: int, rows: int, a: int, sampler: str,
-                  sm_count: int | None = None) -> tuple[Bytes, str]:
+                  sm_count: int | None = None, rejection: str = "none") -> tuple[Bytes, str]:
     """(bytes, formula) of the sampler phase on one rank: the hidden states of ``tokens`` and the ``rows`` rows'
-    logits at the peak of ``sampler`` (one of ``SAMPLERS``); ``sm_count``: the GPU's SMs (the Triton buffer)."""
+    logits at the peak of ``sampler`` (one of ``SAMPLERS``); ``sm_count``: the GPU's SMs (the Triton buffer);
+    ``rejection``: the form of the dummy rejection-sampler run that follows under a speculative config
+    (``REJECTION_FORMS``; V1 runner), the phase then the larger of the two runs."""
+    phase = _ordinary_phase(model, tokens, rows, a, sampler, sm_count)
+    if rejection == "none" or sampler not in ("native", "triton", "flashinfer"):
+        return phase
+    return _with_rejection(phase, model, tokens, rows, a, rejection, sm_count)
+
+
+def _ordinary_phase(model: ModelSpec, tokens: int, rows: int, a: int, sampler: str,
+                    sm_count: int | None) -> tuple[Bytes, str]:
     if sampler not in SAMPLERS:
         raise ValueError(f"sampler must be one of {SAMPLERS}, got {sampler!r}")
     logits = rows * model.vocab_size

@@ -17,6 +17,10 @@ means first *released* version, the commit inside the interval before it is not 
       format_gib
     chunked-local layers keep the hybrid manager    0.14.0       envs.py
                                                                  VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE "1"
+    dummy rejection-sampler run under a spec        0.11.1       v1/worker/gpu_model_runner.py _dummy_sampler_run;
+      config: R + R rows (0.11.1), float32 bonus    0.12.0       v1/sample/rejection_sampler.py forward,
+      raw copy (0.12), target clone (0.14),         0.14.0       sample_recovered_tokens; v1/sample/sampler.py
+      inv_q (0.17)                                  0.17.0       (dummy_rejection; helper rs30)
     MLA block = the backend's preferred size        0.18.0       platforms/interface.py update_block_size_for_backend
     Gemma 4 served (per-kind head dims, shared-KV   0.19.0       model_executor/models/gemma4.py (none in 0.18.0)
       layers)
@@ -291,12 +295,14 @@ _BOUNDARIES: tuple[tuple[tuple[int, int, int], dict], ...] = (
     ((0, 9, 1), dict(memory_rule="increase")),
     ((0, 10, 2), dict(dcp=True, dcp_log="dcp")),
     ((0, 11, 0), dict(distributed_after_snapshot=False, torch_symm_mem_allreduce=True, moe_shared_output_held=False)),
-    ((0, 11, 1), dict(capacity_per_worker=False, flashinfer_sampler="no", v1_vocab_hidden_peak=True)),
-    ((0, 12, 0), dict(weights_log="0.12", dcp_log="cp", page_unify="grow")),
+    ((0, 11, 1), dict(capacity_per_worker=False, flashinfer_sampler="no", v1_vocab_hidden_peak=True,
+                      dummy_rejection="raw_clone")),
+    ((0, 12, 0), dict(weights_log="0.12", dcp_log="cp", page_unify="grow", dummy_rejection="raw_fp32")),
     ((0, 13, 0), dict(nemotron_h_ssm_default="float16")),
-    ((0, 14, 0), dict(ceil_requested=True, weights_log="format_gib", chunked_local_hybrid=True)),
+    ((0, 14, 0), dict(ceil_requested=True, weights_log="format_gib", chunked_local_hybrid=True,
+                      dummy_rejection="target_clone")),
     ((0, 15, 0), dict(mamba_all_mode=True)),
-    ((0, 17, 0), dict(ssm_dtype_from_config=_QWEN35_WRAPPERS, triton_topk_topp=True)),
+    ((0, 17, 0), dict(ssm_dtype_from_config=_QWEN35_WRAPPERS, triton_topk_topp=True, dummy_rejection="inv_q")),
     ((0, 18, 0), dict(mla_preferred_block=True, moe_unchunked_workspace=True)),
     ((0, 19, 0), dict(gemma4=True)),
     ((0, 20, 0), dict(default_utilization=0.92, cudagraph_estimate=True, nemotron_h_ssm_default="float32",
