@@ -2134,6 +2134,12 @@ SGLANG_PUBLIC = {
     # gs_482 / gs_483: helper gs29b: the same sweep's Qwen3.5-122B-A10B starts, with an assembled config (entered after the rest)
     "gs_482": ("0.5.9", "printed (server_info version); its server-args keys are the 0.5.9 wheel's 328 fields", {"cuda_graph_max_bs": 512}, None),
     "gs_483": ("0.5.9", "printed (server_info version); its server-args keys are the 0.5.9 wheel's 328 fields", {"cuda_graph_max_bs": 512}, None),
+    # gs_533-gs_535: helper gs30c (2026-12-07, session 30): an agent-run SGLang prefix-cache study's committed raw files
+    # (lyell0710/sglang-prefix-lab, 2026-08-24, two RTX 4090s, venv pinned to sglang 0.5.18): two server logs of Qwen3-0.6B
+    # (mfs 0.8; mfs 0.35 with context 4,096) and the 8B arm's /metrics dump (Qwen3-8B, mfs 0.85)
+    **{cid: ("0.5.18", "the venv's pip freeze 'sglang==0.5.18' (router-lab/data/raw/EXP-S01/20260824T161031_pip_freeze.txt) "
+                       "and ENV.md's pin", {}, None)
+       for cid in ("gs_533", "gs_534", "gs_535")},
 }
 
 # --- vLLM ------------------------------------------------------------------------------------------------------
