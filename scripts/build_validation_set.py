@@ -2140,6 +2140,17 @@ SGLANG_PUBLIC = {
     **{cid: ("0.5.18", "the venv's pip freeze 'sglang==0.5.18' (router-lab/data/raw/EXP-S01/20260824T161031_pip_freeze.txt) "
                        "and ENV.md's pin", {}, None)
        for cid in ("gs_533", "gs_534", "gs_535")},
+    # gs_536 / gs_537: the same host's two colliding Qwen3-0.6B starts on GPU0 (2026-08-24 16:12): the sibling lab's
+    # smoke (mfs 0.55, context 4,096) sized its pool on the empty card; the study's worker (mfs 0.8) then started beside it
+    "gs_536": ("0.5.18", "the venv's pip freeze 'sglang==0.5.18' (router-lab/data/raw/EXP-S01/20260824T161031_pip_freeze.txt)",
+               {}, None),
+    "gs_537": ("0.5.18", "the venv's pip freeze 'sglang==0.5.18' (router-lab/data/raw/EXP-S01/20260824T161031_pip_freeze.txt)",
+               {"free_at_start": {
+                   "gib": 9.17,
+                   "line": "[2026-08-24 16:12:34] Load weight begin. avail mem=9.17 GB",
+                   "evidence": "SGLang's pre_model_load_memory ('Load weight begin. avail mem', GiB printed as 'GB') of the "
+                               "RTX 4090 that printed 23.07 GiB when empty: gs_536's server held ~13.9 GiB, its memory "
+                               "unchanged while this pool was sized (its first capture step ran 16:12:19-16:13:16)"}}, None),
 }
 
 # --- vLLM ------------------------------------------------------------------------------------------------------
