@@ -2134,6 +2134,23 @@ SGLANG_PUBLIC = {
     # gs_482 / gs_483: helper gs29b: the same sweep's Qwen3.5-122B-A10B starts, with an assembled config (entered after the rest)
     "gs_482": ("0.5.9", "printed (server_info version); its server-args keys are the 0.5.9 wheel's 328 fields", {"cuda_graph_max_bs": 512}, None),
     "gs_483": ("0.5.9", "printed (server_info version); its server-args keys are the 0.5.9 wheel's 328 fields", {"cuda_graph_max_bs": 512}, None),
+    # gs_533-gs_535: helper gs30c (2026-12-07, session 30): an agent-run SGLang prefix-cache study's committed raw files
+    # (lyell0710/sglang-prefix-lab, 2026-08-24, two RTX 4090s, venv pinned to sglang 0.5.18): two server logs of Qwen3-0.6B
+    # (mfs 0.8; mfs 0.35 with context 4,096) and the 8B arm's /metrics dump (Qwen3-8B, mfs 0.85)
+    **{cid: ("0.5.18", "the venv's pip freeze 'sglang==0.5.18' (router-lab/data/raw/EXP-S01/20260824T161031_pip_freeze.txt) "
+                       "and ENV.md's pin", {}, None)
+       for cid in ("gs_533", "gs_534", "gs_535")},
+    # gs_536 / gs_537: the same host's two colliding Qwen3-0.6B starts on GPU0 (2026-08-24 16:12): the sibling lab's
+    # smoke (mfs 0.55, context 4,096) sized its pool on the empty card; the study's worker (mfs 0.8) then started beside it
+    "gs_536": ("0.5.18", "the venv's pip freeze 'sglang==0.5.18' (router-lab/data/raw/EXP-S01/20260824T161031_pip_freeze.txt)",
+               {}, None),
+    "gs_537": ("0.5.18", "the venv's pip freeze 'sglang==0.5.18' (router-lab/data/raw/EXP-S01/20260824T161031_pip_freeze.txt)",
+               {"free_at_start": {
+                   "gib": 9.17,
+                   "line": "[2026-08-24 16:12:34] Load weight begin. avail mem=9.17 GB",
+                   "evidence": "SGLang's pre_model_load_memory ('Load weight begin. avail mem', GiB printed as 'GB') of the "
+                               "RTX 4090 that printed 23.07 GiB when empty: gs_536's server held ~13.9 GiB, its memory "
+                               "unchanged while this pool was sized (its first capture step ran 16:12:19-16:13:16)"}}, None),
 }
 
 # --- vLLM ------------------------------------------------------------------------------------------------------
