@@ -2108,6 +2108,18 @@ SGLANG_PUBLIC = {
        for cid in ("gs_484", "gs_487", "gs_489", "gs_491")},
     **{cid: ("0.5.15", "the line's server_info 'version': '0.5.15.post1' (rules 0.5.15)", {}, None)
        for cid in ("gs_485", "gs_486", "gs_488", "gs_490", "gs_492")},
+    # gs_513-gs_517: helper gs30b (2026-12-07, session 30): SGLang start-ups from committed server logs and bench_serving
+    # lines' server_info (HwaminJung00/sglang-peak-kv-admission, ItamarTerem/Moonlight-16B-A3B-Instruct-SGlang-benckmark,
+    # gujialiang123/end2end-optimization: the repository of gs_273 / gs_274's write-up)
+    "gs_513": ("0.5.18", "the README's 'SGLang 0.5.18 (71de97b)' (the v0.5.18 tag) and its vendored wheel files; a "
+                         "scheduler-only patch, off", {"cuda_graph_max_bs": 24}, None),
+    "gs_514": ("0.5.12", "the line's server_info 'version': '0.5.12'",
+               {"cuda_graph_max_bs": 256,
+                "gpu_catalog": {"gpu": "GB10", "note": "a DGX Spark host ('/home/runara_dgx_spark_1/...'); 94.03 GiB in "
+                                "weights + KV + graphs at mfs 0.8 (server_info memory_usage): the catalog's GB10"}}, None),
+    "gs_515": ("0.5.12", "the line's server_info 'version': '0.5.12.post1' (rules 0.5.12)", {"cuda_graph_max_bs": 256}, None),
+    **{cid: ("0.5.12", "the write-up's 'SGLang 0.5.12.post1 (source)' and the log's sglang-dev env (rules 0.5.12)",
+             {"disable_cuda_graph": True}, None) for cid in ("gs_516", "gs_517")},
     # gs_465: helper gs29b (2026-12-06, session 29): a committed SGLang server log of a Nebius InferenceX reproduction
     # (heyram74/nebius_sopertors_inferencex_benchmark): DeepSeek-R1-0528 at tp 8 on H200, InferenceX's dsr1_fp8_h200.sh flags
     "gs_465": ("0.5.12", "image lmsysorg/sglang:v0.5.12-cu130 (scripts/run_deepseekr1.sh), run 2026-06-11; the printed "
