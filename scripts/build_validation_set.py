@@ -1543,6 +1543,16 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
                {"enable_prefix_caching": True, "language_model_only": True, "topk_topp_sampler": "flashinfer"}, None),
     "vp_963": ("0.19.1", "printed 'version 0.19.1rc1.dev257+gb075604da' (nightly image, 2026-04-14): a 0.19.1 pre-release",
                {"enable_prefix_caching": True, "language_model_only": True, "topk_topp_sampler": "flashinfer"}, None),
+    # helper bl30 (2026-12-07, session 30): Scicom-AI-Enterprise-Organization/llm-benchmaq examples/6_multiprocess.ipynb
+    # (3b483d5d), RunPod A100 80GB PCIe pods, meta-llama/Llama-3.1-8B-Instruct at util 0.9, vLLM 0.14.1; logs vl_1250 / vl_1251
+    "vp_964": ("0.14.1", "printed 'vLLM API server version 0.14.1' and 'Initializing a V1 LLM engine (v0.14.1)'",
+               {"gpu_catalog": {"gpu": "A100-PCIe-80GB", "note": "'gpu_type': 'NVIDIA A100 80GB PCIe' (the notebook's result "
+                                "line for the pod): the catalog's A100-PCIe-80GB"}}, None),
+    "vp_965": ("0.14.1", "printed 'vLLM API server version 0.14.1' and 'Initializing a V1 LLM engine (v0.14.1)'",
+               # vLLM turned custom all-reduce off itself: 'lacks GPU P2P capability' (printed by both workers)
+               {"disable_custom_all_reduce": True,
+                "gpu_catalog": {"gpu": "A100-PCIe-80GB", "note": "'gpu_type': 'NVIDIA A100 80GB PCIe', 'gpu_count': 2 (the "
+                                "notebook's result line for the pod): the catalog's A100-PCIe-80GB"}}, None),
 }
 
 _A100_QWEN_MTP = {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 1,
