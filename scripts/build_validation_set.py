@@ -1553,6 +1553,10 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
                {"disable_custom_all_reduce": True,
                 "gpu_catalog": {"gpu": "A100-PCIe-80GB", "note": "'gpu_type': 'NVIDIA A100 80GB PCIe', 'gpu_count': 2 (the "
                                 "notebook's result line for the pod): the catalog's A100-PCIe-80GB"}}, None),
+    # helper bl30: Noptus/AIMO3's executed Kaggle AIMO3 demo notebook (2c4de4df): Qwen3-32B-FP8 offline LLM on Kaggle's H100,
+    # whose CUDA total (79.44 GiB, printed) is above the catalog's H100 80GB; FlashInfer absent (printed): native sampler
+    "vp_966": ("0.10.2", "printed 'Initializing a V1 LLM engine (v0.10.2)'",
+               {"gpu_total_gib": 79.44, "topk_topp_sampler": "native"}, None),
 }
 
 _A100_QWEN_MTP = {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 1,
