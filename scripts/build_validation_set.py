@@ -1593,6 +1593,12 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
                {"enable_prefix_caching": False, "speculative_config": "{\"method\": \"eagle3\", \"model\": \"dishantghai--Qwen3-8B-eagle3-head-32k.json\", \"num_speculative_tokens\": 1, \"draft_tensor_parallel_size\": 1}"}, None),
     "vp_983": ("0.20.0", "printed the banner 'version 0.20.0' and 'Initializing a V1 LLM engine (v0.20.0)'",
                {"enable_prefix_caching": False, "speculative_config": "{\"method\": \"eagle3\", \"model\": \"dishantghai--Qwen3-8B-eagle3-head-32k.json\", \"num_speculative_tokens\": 2, \"draft_tensor_parallel_size\": 1}"}, None),
+    # helper bl30: dcstang/eagle3-spec-dec (097df086), the same homework on an H100 under vLLM 0.24.0 (V2 model runner): the
+    # FP8_DYNAMIC copy with the EAGLE-3 head output/checkpoints/4 (dcstang's config) at 1 token; FlashInfer sampler printed
+    "vp_984": ("0.24.0", "printed the banner 'version 0.24.0' and 'Initializing a V1 LLM engine (v0.24.0)'",
+               {"enable_prefix_caching": False, "topk_topp_sampler": "flashinfer",
+                "speculative_config": '{"method": "eagle3", "model": "dcstang--eagle3-spec-dec-Qwen3-8B-head.json", "num_speculative_tokens": 1, "draft_tensor_parallel_size": 1}'},
+               None),
 }
 
 _A100_QWEN_MTP = {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 1,
