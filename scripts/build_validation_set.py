@@ -1543,6 +1543,62 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
                {"enable_prefix_caching": True, "language_model_only": True, "topk_topp_sampler": "flashinfer"}, None),
     "vp_963": ("0.19.1", "printed 'version 0.19.1rc1.dev257+gb075604da' (nightly image, 2026-04-14): a 0.19.1 pre-release",
                {"enable_prefix_caching": True, "language_model_only": True, "topk_topp_sampler": "flashinfer"}, None),
+    # helper bl30 (2026-12-07, session 30): Scicom-AI-Enterprise-Organization/llm-benchmaq examples/6_multiprocess.ipynb
+    # (3b483d5d), RunPod A100 80GB PCIe pods, meta-llama/Llama-3.1-8B-Instruct at util 0.9, vLLM 0.14.1; logs vl_1250 / vl_1251
+    "vp_964": ("0.14.1", "printed 'vLLM API server version 0.14.1' and 'Initializing a V1 LLM engine (v0.14.1)'",
+               {"gpu_catalog": {"gpu": "A100-PCIe-80GB", "note": "'gpu_type': 'NVIDIA A100 80GB PCIe' (the notebook's result "
+                                "line for the pod): the catalog's A100-PCIe-80GB"}}, None),
+    "vp_965": ("0.14.1", "printed 'vLLM API server version 0.14.1' and 'Initializing a V1 LLM engine (v0.14.1)'",
+               # vLLM turned custom all-reduce off itself: 'lacks GPU P2P capability' (printed by both workers)
+               {"disable_custom_all_reduce": True,
+                "gpu_catalog": {"gpu": "A100-PCIe-80GB", "note": "'gpu_type': 'NVIDIA A100 80GB PCIe', 'gpu_count': 2 (the "
+                                "notebook's result line for the pod): the catalog's A100-PCIe-80GB"}}, None),
+    # helper bl30: Noptus/AIMO3's executed Kaggle AIMO3 demo notebook (2c4de4df): Qwen3-32B-FP8 offline LLM on Kaggle's H100,
+    # whose CUDA total (79.44 GiB, printed) is above the catalog's H100 80GB; FlashInfer absent (printed): native sampler
+    "vp_966": ("0.10.2", "printed 'Initializing a V1 LLM engine (v0.10.2)'",
+               {"gpu_total_gib": 79.44, "topk_topp_sampler": "native"}, None),
+    # helper bl30: dishantghai/ai-perf-hw3-spec-decode-quant (d1c3b59), Qwen3-8B bf16 / its FP8_DYNAMIC copy on one H100 80GB,
+    # vLLM 0.20.0, prefix caching off, EAGLE-3 heads named by their config files (tests/validation/configs); logs vl_1253-vl_1269
+    "vp_967": ("0.20.0", "printed the banner 'version 0.20.0' and 'Initializing a V1 LLM engine (v0.20.0)'",
+               {"compile_cache": "warm", "enable_prefix_caching": False}, None),
+    "vp_968": ("0.20.0", "printed the banner 'version 0.20.0' and 'Initializing a V1 LLM engine (v0.20.0)'",
+               {"enable_prefix_caching": False, "speculative_config": "{\"method\": \"eagle3\", \"model\": \"dishantghai--Qwen3-8B-eagle3-head.json\", \"num_speculative_tokens\": 1, \"draft_tensor_parallel_size\": 1}"}, None),
+    "vp_969": ("0.20.0", "printed the banner 'version 0.20.0' and 'Initializing a V1 LLM engine (v0.20.0)'",
+               {"compile_cache": "warm", "enable_prefix_caching": False, "speculative_config": "{\"method\": \"eagle3\", \"model\": \"dishantghai--Qwen3-8B-eagle3-head.json\", \"num_speculative_tokens\": 2, \"draft_tensor_parallel_size\": 1}"}, None),
+    "vp_970": ("0.20.0", "printed the banner 'version 0.20.0' and 'Initializing a V1 LLM engine (v0.20.0)'",
+               {"compile_cache": "warm", "enable_prefix_caching": False, "speculative_config": "{\"method\": \"eagle3\", \"model\": \"dishantghai--Qwen3-8B-eagle3-head.json\", \"num_speculative_tokens\": 3, \"draft_tensor_parallel_size\": 1}"}, None),
+    "vp_971": ("0.20.0", "printed the banner 'version 0.20.0' and 'Initializing a V1 LLM engine (v0.20.0)'",
+               {"compile_cache": "warm", "enable_prefix_caching": False, "speculative_config": "{\"method\": \"eagle3\", \"model\": \"dishantghai--Qwen3-8B-eagle3-head.json\", \"num_speculative_tokens\": 4, \"draft_tensor_parallel_size\": 1}"}, None),
+    "vp_972": ("0.20.0", "printed the banner 'version 0.20.0' and 'Initializing a V1 LLM engine (v0.20.0)'",
+               {"enable_prefix_caching": False}, None),
+    "vp_973": ("0.20.0", "printed the banner 'version 0.20.0' and 'Initializing a V1 LLM engine (v0.20.0)'",
+               {"enable_prefix_caching": False, "speculative_config": "{\"method\": \"eagle3\", \"model\": \"dishantghai--Qwen3-8B-eagle3-head.json\", \"num_speculative_tokens\": 1, \"draft_tensor_parallel_size\": 1}"}, None),
+    "vp_974": ("0.20.0", "printed the banner 'version 0.20.0' and 'Initializing a V1 LLM engine (v0.20.0)'",
+               {"compile_cache": "warm", "enable_prefix_caching": False, "speculative_config": "{\"method\": \"eagle3\", \"model\": \"dishantghai--Qwen3-8B-eagle3-head.json\", \"num_speculative_tokens\": 2, \"draft_tensor_parallel_size\": 1}"}, None),
+    "vp_975": ("0.20.0", "printed the banner 'version 0.20.0' and 'Initializing a V1 LLM engine (v0.20.0)'",
+               {"compile_cache": "warm", "enable_prefix_caching": False, "speculative_config": "{\"method\": \"eagle3\", \"model\": \"dishantghai--Qwen3-8B-eagle3-head.json\", \"num_speculative_tokens\": 3, \"draft_tensor_parallel_size\": 1}"}, None),
+    "vp_976": ("0.20.0", "printed the banner 'version 0.20.0' and 'Initializing a V1 LLM engine (v0.20.0)'",
+               {"compile_cache": "warm", "enable_prefix_caching": False, "speculative_config": "{\"method\": \"eagle3\", \"model\": \"dishantghai--Qwen3-8B-eagle3-head.json\", \"num_speculative_tokens\": 4, \"draft_tensor_parallel_size\": 1}"}, None),
+    "vp_977": ("0.20.0", "printed the banner 'version 0.20.0' and 'Initializing a V1 LLM engine (v0.20.0)'",
+               {"compile_cache": "warm", "enable_prefix_caching": False, "speculative_config": "{\"method\": \"eagle3\", \"model\": \"dishantghai--Qwen3-8B-eagle3-head-32k.json\", \"num_speculative_tokens\": 2, \"draft_tensor_parallel_size\": 1}"}, None),
+    "vp_978": ("0.20.0", "printed the banner 'version 0.20.0' and 'Initializing a V1 LLM engine (v0.20.0)'",
+               {"enable_prefix_caching": False, "speculative_config": "{\"method\": \"eagle3\", \"model\": \"dishantghai--Qwen3-8B-eagle3-head.json\", \"num_speculative_tokens\": 2, \"draft_tensor_parallel_size\": 1}"}, None),
+    "vp_979": ("0.20.0", "printed the banner 'version 0.20.0' and 'Initializing a V1 LLM engine (v0.20.0)'",
+               {"enable_prefix_caching": False, "enable_chunked_prefill": False, "speculative_config": "{\"method\": \"eagle3\", \"model\": \"dishantghai--Qwen3-8B-eagle3-head.json\", \"num_speculative_tokens\": 2, \"draft_tensor_parallel_size\": 1}"}, None),
+    "vp_980": ("0.20.0", "printed the banner 'version 0.20.0' and 'Initializing a V1 LLM engine (v0.20.0)'",
+               {"compile_cache": "warm", "enable_prefix_caching": False, "speculative_config": "{\"method\": \"eagle3\", \"model\": \"dishantghai--Qwen3-8B-eagle3-head-32k.json\", \"num_speculative_tokens\": 2, \"draft_tensor_parallel_size\": 1}"}, None),
+    "vp_981": ("0.20.0", "printed the banner 'version 0.20.0' and 'Initializing a V1 LLM engine (v0.20.0)'",
+               {"compile_cache": "warm", "enable_prefix_caching": False, "speculative_config": "{\"method\": \"eagle3\", \"model\": \"dishantghai--Qwen3-8B-eagle3-head-32k.json\", \"num_speculative_tokens\": 3, \"draft_tensor_parallel_size\": 1}"}, None),
+    "vp_982": ("0.20.0", "printed the banner 'version 0.20.0' and 'Initializing a V1 LLM engine (v0.20.0)'",
+               {"compile_cache": "warm", "enable_prefix_caching": False, "speculative_config": "{\"method\": \"eagle3\", \"model\": \"dishantghai--Qwen3-8B-eagle3-head-32k.json\", \"num_speculative_tokens\": 1, \"draft_tensor_parallel_size\": 1}"}, None),
+    "vp_983": ("0.20.0", "printed the banner 'version 0.20.0' and 'Initializing a V1 LLM engine (v0.20.0)'",
+               {"compile_cache": "warm", "enable_prefix_caching": False, "speculative_config": "{\"method\": \"eagle3\", \"model\": \"dishantghai--Qwen3-8B-eagle3-head-32k.json\", \"num_speculative_tokens\": 2, \"draft_tensor_parallel_size\": 1}"}, None),
+    # helper bl30: dcstang/eagle3-spec-dec (097df086), the same homework on an H100 under vLLM 0.24.0 (V2 model runner): the
+    # FP8_DYNAMIC copy with the EAGLE-3 head output/checkpoints/4 (dcstang's config) at 1 token; FlashInfer sampler printed
+    "vp_984": ("0.24.0", "printed the banner 'version 0.24.0' and 'Initializing a V1 LLM engine (v0.24.0)'",
+               {"enable_prefix_caching": False, "topk_topp_sampler": "flashinfer",
+                "speculative_config": '{"method": "eagle3", "model": "dcstang--eagle3-spec-dec-Qwen3-8B-head.json", "num_speculative_tokens": 1, "draft_tensor_parallel_size": 1}'},
+               None),
 }
 
 _A100_QWEN_MTP = {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 1,

@@ -54,6 +54,10 @@ NOT_EVIDENCE: dict[str, str] = {
            "memory' printed with the estimate off): held out of the fit in round bl29b, which adds logs blind and "
            "changes no constant (helper bl29b, added blind)"
        for vl in [f"vl_{n}" for n in range(1230, 1250)]},
+    **{vl: "a vLLM 0.20.0 start on H100 80GB (dishantghai/ai-perf-hw3-spec-decode-quant: Qwen3-8B bf16 / its FP8_DYNAMIC "
+           "copy, with and without an EAGLE-3 head; the capture counts and 'Estimated CUDA graph memory' printed): held "
+           "out of the fit in round bl30, which adds logs blind and changes no constant (helper bl30, added blind)"
+       for vl in [f"vl_{n}" for n in range(1253, 1270)]},
     "vl_938": "club-3090#104's KV-pool excerpt (a 0.21+ start of Qwen3.6-27B AutoRound with MTP on 2x RTX 3090): the "
               "utilisation hint of both workers without the capture sizes, the model's flags or the card's total, so "
               "no row is read off it (helper ex23, added in the held-back round)",
