@@ -52,7 +52,8 @@ _NODE = re.compile(r"-(mi\d+x)-")
 def image_starts(models: list[dict]) -> list[dict]:
     """The SGLang logs of tests/logs/data/models.json whose source names a rocm/sgl-dev image tag and that print
     both lines on every rank: id, image, class, C on the rank with the smallest 'Load weight begin' (SGLang's and
-    explain's pre), GiB as printed."""
+    explain's pre), GiB as printed.  Images tagged 0.5.6 or later only: the releases whose ``ModelRunner`` and
+    expert-location code were read (helper gs30 added 0.5.3.post1 / 0.5.4.post1 CI logs, sg_721-sg_740, left out)."""
     rows = []
     for entry in models:
         tag = _IMAGE.search(json.dumps((entry.get("flags_evidence") or {}).get("engine_version", "")))
@@ -66,6 +67,8 @@ def image_starts(models: list[dict]) -> list[dict]:
             continue
         rank = min(begin, key=begin.get)
         image = tag.group(1).rstrip('"')
+        if tuple(int(n) for n in re.findall(r"\d+", image)[:3]) < (0, 5, 6):
+            continue  # images tagged before 0.5.6 (gs30's sg_721-sg_740): not the releases whose runner was read
         node = _NODE.search(image)
         rows.append({"id": entry["id"], "image": image, "node": node.group(1) if node else image, "class": kind.group(1),
                      "metadata": kind.group(1) in EXPERT_LOCATION_CLASSES, "C": round(begin[rank] + init[rank], 2)})

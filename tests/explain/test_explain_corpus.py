@@ -226,6 +226,12 @@ KNOWN_MISSES = {
     # `tpkit explain --memory-virtualiser HAMi` tells it (the pod's nvidia.com/gpumem: 38000, models.json flags): a hit.
     "sg_019", "sg_022", "sg_031", "sg_061", "sg_063", "vl_042", "vl_060", "sg_200", "sg_224", "sg_225",
     "sg_253", "sg_331", "sg_333", "vl_845",
+    # helper gs30 (2026-12-07): sg_721-sg_728 (AMD CI, SGLang 0.5.3.post1 on MI300X) print rank 0 only, which stands
+    # 0.42 GiB above the seven others on that host (every-rank logs of the same CI, sg_734-sg_740): the unprinted-rank
+    # class of sg_022 / sg_061, 0.20-0.25 GiB under the low end; sg_734, sg_737, sg_738, sg_740 (0.5.4.post1, every
+    # rank printed) 139 / 536 / 852 / 184 tokens below the rebuilt range, as gs24's sg_549 / sg_551 (not read further)
+    "sg_721", "sg_722", "sg_723", "sg_724", "sg_725", "sg_726", "sg_727", "sg_728", "sg_734", "sg_737", "sg_738",
+    "sg_740",
     # helper miss27 (2026-12-06, docs/accuracy.md §7.2 miss27): sg_401 hits: sglang-kt 0.7.0's wheel is the upstream
     # 0.5.9 tree (no multimodal reservation, no padding slot charged: --engine-version 0.5.9 in models.json), and from
     # 0.5.7 the RoPE pre-expansion also grows the Qwen3-VL vision tower's 8,192-row cache first (a 36.04 MiB cache in
@@ -854,12 +860,16 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     PCIe, 0.10.2 on Kaggle's H100, 0.20.0 / 0.24.0 on H100 with and without EAGLE-3 heads) print the anchor; the first
     check hit 5 of the first 20 and found the other 15 'anchors incomplete' (their EAGLE-3 head not named in models.json);
     with the heads' configs as the speculative_config flag (vl_1270's first check already with it) all 21 hit: 544 of the
-    598 (91.0 %)."""
+    598 (91.0 %).
+    Helper gs30 (2026-12-07, session 30): sg_721-sg_740 (validation cases gs_493-gs_512: michael-amd/sglang-ci's
+    v0.5.3.post1 / v0.5.4.post1 starts on MI300X / MI355X): 6 hit blind (529 of the 597, 88.6 %); with explain reading
+    a printed aiter fraction as ServerArgs' from 0.5.4.post1 (as the engine rule and both wheels have it) sg_735 /
+    sg_736 hit too: 531 of the 597 (88.9 %)."""
     rows = _capacity_rows()
     misses = {r["id"] for r in rows if r["outcome"] == "miss"}
     assert misses <= KNOWN_MISSES, sorted(misses - KNOWN_MISSES)
-    assert len(misses) <= 36  # gs30b: + sg_741 (stream-pool size, +82 tokens); gs30c: + sg_762, sg_763, sg_764 (the stream-pool term on an RTX 4090); gs29c: + sg_720 (fp8 KV of a checkpoint config not in the set); ex29: + vl_1205; cap27: - sg_563; miss27: - sg_401; gs27: + sg_606; cap26: - sg_220, sg_527, sg_528, sg_529 (31); gs26: + sg_598, sg_605 (35); miss24: 28 -> 23; gs24b: + sg_563, sg_564; gs24: + 7; amd24: - sg_551, sg_555; cap25: - vl_920, sg_494 (26); gs25b: + 5 (31); spread 0.06: + sg_022, sg_061 (33)
-    assert len(rows) == 605  # bl30: + vl_1250-vl_1270 (21 hits); gs30b: + sg_741-sg_743 (gs_513 / gs_516 / gs_517's own logs; sg_742 / sg_743 hit); gs30c: + sg_761 (hits blind), sg_762-sg_764 (miss blind); gs29c: + sg_720 (Kimi-K2.5 NVFP4 on GB300); bl29b: + vl_1230-vl_1249 (20 hits); gs29: + sg_635-sg_641 (gs_445-gs_451 own logs); ex29: + vl_1205 (a miss: Intel's XPU build); gs29b: + sg_655 (hits blind); bl29: + vl_1158-vl_1164 (7 hits); gs28c: + sg_633, sg_634 (both hit blind); ex28: + vl_1154 (n/a: no capacity line); bl28: + vl_1100-vl_1112 (13 hits); gs28: + sg_630-sg_632 (all hit blind); bl27: + vl_1060-vl_1067 (8 hits); gs27b: + sg_568 (hits blind); gs27: + sg_606, sg_607; gs26: + 11 (sg_594-sg_605 but sg_596); gs25b: + 14; gs24: + 12; + helper gs24b (2026-12-06): sg_563 / sg_564 print the anchor and miss blind; + bl24b's 15
+    assert len(misses) <= 47  # gs30: + sg_721-sg_728 (rank 0 only, 0.42 GiB above the unprinted ranks), sg_734, sg_737, sg_738, sg_740; gs30b: + sg_741 (stream-pool size, +82 tokens); gs30c: + sg_762, sg_763, sg_764 (the stream-pool term on an RTX 4090); gs29c: + sg_720 (fp8 KV of a checkpoint config not in the set); ex29: + vl_1205; cap27: - sg_563; miss27: - sg_401; gs27: + sg_606; cap26: - sg_220, sg_527, sg_528, sg_529 (31); gs26: + sg_598, sg_605 (35); miss24: 28 -> 23; gs24b: + sg_563, sg_564; gs24: + 7; amd24: - sg_551, sg_555; cap25: - vl_920, sg_494 (26); gs25b: + 5 (31); spread 0.06: + sg_022, sg_061 (33)
+    assert len(rows) == 625  # gs30: + sg_721-sg_740 (AMD CI 0.5.3.post1 / 0.5.4.post1); bl30: + vl_1250-vl_1270 (21 hits); gs30b: + sg_741-sg_743 (gs_513 / gs_516 / gs_517's own logs; sg_742 / sg_743 hit); gs30c: + sg_761 (hits blind), sg_762-sg_764 (miss blind); gs29c: + sg_720 (Kimi-K2.5 NVFP4 on GB300); bl29b: + vl_1230-vl_1249 (20 hits); gs29: + sg_635-sg_641 (gs_445-gs_451 own logs); ex29: + vl_1205 (a miss: Intel's XPU build); gs29b: + sg_655 (hits blind); bl29: + vl_1158-vl_1164 (7 hits); gs28c: + sg_633, sg_634 (both hit blind); ex28: + vl_1154 (n/a: no capacity line); bl28: + vl_1100-vl_1112 (13 hits); gs28: + sg_630-sg_632 (all hit blind); bl27: + vl_1060-vl_1067 (8 hits); gs27b: + sg_568 (hits blind); gs27: + sg_606, sg_607; gs26: + 11 (sg_594-sg_605 but sg_596); gs25b: + 14; gs24: + 12; + helper gs24b (2026-12-06): sg_563 / sg_564 print the anchor and miss blind; + bl24b's 15
     # + helper gs25c (2026-12-06, session 25): sg_560 (gs_365) prints the anchor and hits blind
     sg402 = next(r for r in rows if r["id"] == "sg_402")
     assert sg402["outcome"] == "bound" and sg402["printed"] == 997846 and "KV budget sample:" in sg402["why"]
@@ -874,7 +884,7 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     sg220 = next(r for r in rows if r["id"] == "sg_220")
     assert "tp not printed" not in sg220["why"] and sg220["outcome"] == "hit"  # cap26: 0 ... the first kernels
     hits = [r["id"] for r in rows if r["outcome"] == "hit"]
-    assert len(hits) >= 547, [r for r in rows if r["outcome"] == "miss" and r["config"]]  # bl30: + vl_1250-vl_1270; gs30b: + sg_742, sg_743; gs30c: sg_761 hits; gs29c: sg_720 misses, sg_022 hits with the 39-deployment rank spread (0.15 GiB)
+    assert len(hits) >= 555, [r for r in rows if r["outcome"] == "miss" and r["config"]]  # gs30: 6 of sg_721-sg_740 blind, sg_735 / sg_736 after the 0.5.4.post1 aiter read; bl30: + vl_1250-vl_1270; gs30b: + sg_742, sg_743; gs30c: sg_761 hits; gs29c: sg_720 misses, sg_022 hits with the 39-deployment rank spread (0.15 GiB)
     assert "sg_401" in hits  # miss27: the vision tower's rope and sglang-kt 0.7.0's 0.5.9 tree
     assert "sg_563" in hits  # cap27: the host's smallest card (--host-gpus RTX-3090,RTX-5090, sglang#7227)
     assert {"sg_220", "sg_527", "sg_528", "sg_529"} <= set(hits)  # cap26: the expert-location metadata's first kernels

@@ -51,16 +51,18 @@ def test_the_lines_read_by_rank_and_the_rules(ci):
 def test_the_rows_in_the_evidence_are_used_as_the_table_says_and_none_is_a_validation_log(miner):
     evidence = json.loads(miner.EVIDENCE.read_text())
     rows = [r for r in evidence["rows"] if r["id"].startswith("sgci-")]
-    assert len(rows) == 68 and sum(r["use"] for r in rows) == 52
-    assert sum(r["n_observations"] for r in rows) == 1053
+    assert len(rows) == 63 and sum(r["use"] for r in rows) == 47  # helper gs30: gs_493-gs_512's own logs left out
+    assert sum(r["n_observations"] for r in rows) == 1024
     assert not set(miner.evidence_validation_hits(evidence)) & {r["id"] for r in rows}
     table = json.loads(table_path().read_text())["terms"]
     cdna3, xgmi8 = table["cuda_context"]["cdna3"], table["nccl"]["xgmi:8"]
     used = {r["id"] for r in rows if r["use"]}
     # xgmi:8 n 35 -> 36: helper xg27's sg_120 (0.5.11 image, its init less the release's HIP all-reduce buffers)
-    assert cdna3["n"] == 30 and used & set(cdna3["rows"]) and xgmi8["n"] == 36
-    assert cdna3["bytes"] / GIB == pytest.approx(0.53, abs=0.005)
-    assert xgmi8["bytes"] / GIB == pytest.approx(3.20, abs=0.005)
+    # helper gs30 (session 30): the miner re-run with gs_493-gs_512 in the validation set leaves their 29 logs out
+    # (the 20 and nine byte-identical copies): cdna3 n 30 -> 27 (0.53 -> 0.52), xgmi:8 n 36 -> 31 (3.20 -> 2.94)
+    assert cdna3["n"] == 27 and used & set(cdna3["rows"]) and xgmi8["n"] == 31
+    assert cdna3["bytes"] / GIB == pytest.approx(0.52, abs=0.005)
+    assert xgmi8["bytes"] / GIB == pytest.approx(2.94, abs=0.005)
     for r in rows:  # a used row's context (total − avail − init) is a start-up cost, not another tenant's memory
         ctx = r["printed"]["total"] - r["printed"]["avail"] - r["printed"]["init"]
         assert (0.4 < ctx < 1.2 and r["printed"]["init"] < 4) if r["use"] else r["why_not"], r["id"]

@@ -5,6 +5,8 @@ reserved out of the KV budget (0.5.18+) and the custom all-reduce buffers.  Used
 
 from __future__ import annotations
 
+import re
+
 from tpkit.explain.context import Context
 from tpkit.explain.interval import Iv
 from tpkit.explain.refusals import REFUSED
@@ -47,12 +49,23 @@ def runner_factor(ctx: Context, parsed: ParsedLog) -> tuple[float, str] | None:
     return None if found is None else (found[0], f"{found[1]} (release {version}{why})")
 
 
+def _with_post(text: str | None, rules: str | None) -> str | None:
+    """``rules`` (the context's rules release, read without a post label) with the post label the version text gives
+    it ("0.5.4.post1" for "0.5.4"): the ROCm aiter step sits between 0.5.4 and 0.5.4.post1 (``aiter_factor``)."""
+    if rules is None:
+        return None
+    found = re.findall(r"\d+\.\d+\.\d+(?:\.post\d+)?", re.sub(r"\(.*?\)", "", text or ""))
+    return next((f for f in reversed(found) if f.split(".post")[0] == rules), rules)
+
+
 def aiter_factor(ctx: Context, parsed: ParsedLog, tp: int, *, flag: bool = False) -> tuple[float, str] | None:
     """The × 0.85 SGLang applies to mem_fraction_static on an AMD GPU with the aiter attention backend and a context
     over 8192 tokens (``engines.sglang.choices.rocm_aiter_factor``: ModelRunner in 0.4.7–0.5.4, ServerArgs from
-    0.5.5), for a fraction the log or the flags give.  From 0.5.5 ServerArgs multiplies before the 'server_args='
-    line is printed, so a fraction the log prints already carries it: only a flag's (the user's value) is
-    multiplied then.  ``flag``: the factor on a value the user gives as ``--mem-fraction-static`` (a fix's), which
+    0.5.4.post1), for a fraction the log or the flags give.  From 0.5.4.post1 ServerArgs multiplies before the
+    'server_args=' line is printed (× 0.90 in 0.5.4.post1's ``ServerArgs._handle_attention_backend_compatibility``,
+    × 0.85 from 0.5.4.post2; 0.5.4's ``ModelRunner.model_specific_adjustment`` multiplies after it: both wheels read
+    by helper gs30, session 30), so a fraction the log prints already carries it: only a flag's (the user's value)
+    is multiplied then.  ``flag``: the factor on a value the user gives as ``--mem-fraction-static`` (a fix's), which
     every release multiplies.  A log that prints another attention backend has none; None without a named AMD GPU."""
     if ctx.model is None or ctx.gpu is None or getattr(ctx.gpu, "vendor", None) != "AMD":
         return None
@@ -61,11 +74,12 @@ def aiter_factor(ctx: Context, parsed: ParsedLog, tp: int, *, flag: bool = False
         return None
     from tpkit.engines.sglang.choices import rocm_aiter_factor
     from tpkit.engines.sglang.options import SglangOptions
-    from tpkit.engines.sglang.versions import LATEST, at_least
+    from tpkit.engines.sglang.versions import LATEST, release_key
     from tpkit.parallel import ParallelSpec
 
-    version = ctx.rules_version or LATEST
-    if not flag and at_least(version, "0.5.5") and not str(ctx.sources.get("mem_fraction", "")).startswith("flag"):
+    version = _with_post(ctx.version, ctx.rules_version) or LATEST
+    printed_after = release_key(version) >= (0, 5, 4, 1)  # the release_key step of rocm_aiter_factor's "ServerArgs"
+    if not flag and printed_after and not str(ctx.sources.get("mem_fraction", "")).startswith("flag"):
         return None
     context = ctx.get("context_length")
     try:

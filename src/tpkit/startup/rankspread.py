@@ -48,9 +48,9 @@ __all__ = ["SGLANG_BELOW_RANK0", "SGLANG_RANGE", "VLLM_RANGE", "VLLM_RANGE_WORLD
 
 
 SPREAD_STATS = {
-    "sglang": {"below_rank0": (0.15, 0.77, 39, ("sg_018",)), "range": (0.44, 0.77, 39, ("sg_018",)),
+    "sglang": {"below_rank0": (0.15, 0.85, 39, ("sg_738",)), "range": (0.47, 0.85, 39, ("sg_738",)),
                "range_world2": (0.42, 0.77, 13, ("sg_018",)),
-               "range_world_gt2": (0.44, 0.47, 26, ("sg_606", "sg_655"))},
+               "range_world_gt2": (0.47, 0.85, 26, ("sg_738",))},
     "vllm": {"below_rank0": (0.10, 0.10, 9, ("vl_101",)), "range": (0.47, 0.47, 9, ("vl_101", "vl_102")),
              "range_world2": (0.0, 0.0, 6, ("vl_084", "vl_087", "vl_131", "vl_310", "vl_314", "vl_485")),
              "range_world_gt2": (0.47, 0.47, 3, ("vl_101", "vl_102"))},
@@ -85,7 +85,12 @@ gs29b's sg_655 (merged by the lead): below rank 0 p90 0.13 over 38, range 0.44, 
 range_world_gt2 0.44 over 25 (gs29's four alone move no figure); helper gs29c (2026-12-07): sg_720 (Kimi-K2.5 NVFP4 at
 tp 4 on a GB300 node, Prathmesh234/mutliturn-inferenceX's committed Slurm output, every rank printed; after the graphs TP2
 lies 0.15 GiB below TP0 and TP3 0.17 above it, 0.32 apart) makes 39: the p90 below rank 0 (the 36th of 39) rises 0.13 -> 0.15
-GiB; range 0.44, range_world2 0.42 (13) and range_world_gt2 0.44 (26) do not move"""
+GiB; range 0.44, range_world2 0.42 (13) and range_world_gt2 0.44 (26) do not move; helper gs30 (2026-12-07, session 30):
+sg_721-sg_740 (michael-amd/sglang-ci's v0.5.3.post1 / v0.5.4.post1 starts, tp 8, every rank printed) join gs24's tp-8
+deployment of that repository (39 deployments still), whose largest now comes from sg_738 (DeepSeek-V3-0324 with DP
+attention on MI300X: DP0 TP0 42.37 GiB free after the graphs, DP1 TP1 41.53, 0.85 apart); the other new logs lie 0.42-0.44
+apart (TP0 above the seven others from the init on). below_rank0's max 0.77 -> 0.85 (p90 0.15 unchanged), range's p90 (the
+36th of 39) 0.44 -> 0.47 and its max 0.77 -> 0.85, range_world_gt2's p90 0.44 -> 0.47 and max 0.47 -> 0.85"""
 
 SGLANG_BELOW_RANK0 = GiB(SPREAD_STATS["sglang"]["below_rank0"][0])
 """SGLang: how far the smallest rank lies below rank 0 (p90 over 20 deployments: 0.05; 0.42 over sgz's 19, whose
