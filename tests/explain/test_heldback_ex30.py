@@ -1,0 +1,37 @@
+"""Reader and diagnosis rules from the held-back round ex30 (helper ex30, 2026-12-07, docs/accuracy.md §7.3).
+
+15 public crash logs were explained before they joined the corpus; each rule below is one of the gaps they (or the
+brief's known gaps) showed, tested on both sides of the rule (a text the rule must leave alone)."""
+
+from __future__ import annotations
+
+from explain_testlib import log_bytes
+
+from tpkit.explain import explain_log
+from tpkit.explain.tpinfer import process_tp_hint
+
+_AVAIL = "INFO 01-01 00:00:00 [gpu_worker.py:1] Available KV cache memory: 12.82 GiB\n"
+
+
+# --- the TP size from vLLM's worker process names ---------------------------------------------------------------------
+def test_a_worker_tp1_header_cut_before_its_pid_still_gives_the_tp():
+    """vl_1205 ends in '(Worker_TP1 pid=' (the excerpt's cut): no record header, but the process name is there, and
+    vLLM adds '_TP<rank>' only when tp > 1 (multiproc_executor.py setup_proc_title_and_log_prefix, 0.11.0 / 0.20.0)."""
+    e = explain_log(log_bytes("vl_1205"))
+    assert e.context.get("tp") == 2 and "Worker_TP1" in e.context.sources["tp"]
+
+
+def test_worker_tp0_alone_bounds_the_tp_without_a_size():
+    e = explain_log(("(Worker_TP0 pid=8) " + _AVAIL).encode())
+    assert e.context.get("tp") is None
+    assert any("tp ≥ 2" in n for n in e.context.notes)
+    assert process_tp_hint(b"(Worker_TP0 pid=8) x").low == 2
+    assert process_tp_hint(b"(VllmWorker PP0_TP3 pid=8) x").low == 4  # the 0.10.x name
+    assert process_tp_hint(b"(Worker_DP1_PP0_TP5_EP5 pid=8) x").low == 6
+    # names without a TP rank leave it alone: the uni-process engine core, V0's unnumbered worker, Ray's wrapper
+    for text in (b"(EngineCore_DP0 pid=7) x", b"(VllmWorkerProcess pid=90) x", b"(RayWorkerWrapper pid=1, ip=a) x",
+                 b"(VllmWorker rank=1 pid=3) x", b"(MyWorker_TPU pid=3) x"):
+        assert process_tp_hint(text) is None
+    one = explain_log(("(EngineCore_DP0 pid=7) " + _AVAIL).encode())
+    assert not any("tp ≥ 2" in n for n in one.context.notes)
+
