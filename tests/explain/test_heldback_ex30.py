@@ -5,6 +5,7 @@ brief's known gaps) showed, tested on both sides of the rule (a text the rule mu
 
 from __future__ import annotations
 
+import pytest
 from explain_testlib import log_bytes
 
 from tpkit.explain import explain_log
@@ -35,3 +36,32 @@ def test_worker_tp0_alone_bounds_the_tp_without_a_size():
     one = explain_log(("(EngineCore_DP0 pid=7) " + _AVAIL).encode())
     assert not any("tp ≥ 2" in n for n in one.context.notes)
 
+
+
+# --- vLLM V0's 'Exception in worker … while processing method X' ------------------------------------------------------
+_V0_OOM = ("(VllmWorkerProcess pid=5) ERROR 03-02 19:49:43 [multiproc_worker_utils.py:242] torch.OutOfMemoryError: "
+           "CUDA out of memory. Tried to allocate 20.00 MiB. GPU 2 has a total capacity of 14.62 GiB of which 3.31 MiB "
+           "is free. Including non-PyTorch memory, this process has 14.61 GiB memory in use.\n")
+_V0_HEADER = ("(VllmWorkerProcess pid=7) ERROR 03-02 19:49:43 [multiproc_worker_utils.py:242] Exception in worker "
+              "VllmWorkerProcess while processing method {method}.\n"
+              "(VllmWorkerProcess pid=7) ERROR 03-02 19:49:43 [multiproc_worker_utils.py:242] Traceback (most recent "
+              "call last):\n"
+              "(VllmWorkerProcess pid=7) ERROR 03-02 19:49:43 [multiproc_worker_utils.py:242] File \"/x/vllm/executor/"
+              "multiproc_worker_utils.py\", line 236, in _run_worker_process\n")
+
+
+@pytest.mark.parametrize("method,phase", [("load_model", "weights"), ("determine_num_available_blocks", "kv_pool"),
+                                          ("start_worker_execution_loop", "first_request")])
+def test_v0_worker_method_header_places_the_error(method, phase):
+    e = explain_log((_V0_OOM + _V0_HEADER.format(method=method)).encode())
+    assert e.diagnosis.phase == phase
+
+
+def test_without_the_header_the_oom_stays_unplaced():
+    header = _V0_HEADER.format(method="load_model").splitlines(keepends=True)[1:]  # the traceback alone
+    assert explain_log((_V0_OOM + "".join(header)).encode()).diagnosis.phase == "other"
+
+
+@pytest.mark.parametrize("case_id,phase", [("vl_1290", "weights"), ("vl_1291", "first_request")])
+def test_the_round_s_v0_worker_logs(case_id, phase):
+    assert explain_log(log_bytes(case_id)).diagnosis.phase == phase

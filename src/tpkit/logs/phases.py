@@ -57,7 +57,11 @@ _FRAME_RULES = (
     # TpModelWorkerClient.forward_thread_func -> forward_thread_func_ -> forward_batch_generation per scheduled batch;
     # sglang 0.4.3.post2 wheel): it runs batches only once the model runner, pools and graphs exist
     # (round ex28: sglang#4248)
-    ("first_request", lazy(r"execute_model|forward_batch_generation|run_batch|event_loop|sample_tokens|"
+    # start_worker_execution_loop: vLLM V0's non-driver workers run their execute_model loop in it
+    # (worker/worker_base.py), started by the driver's first execute_model / execute_model_async
+    # (executor/executor_base.py DistributedExecutorBase, 0.10.1 wheel): requests being served (round ex30, vllm#15039)
+    ("first_request", lazy(r"execute_model|start_worker_execution_loop|forward_batch_generation|run_batch|"
+                                 r"event_loop|sample_tokens|"
                                  r"forward_thread_func|"
                                  r"process_input_requests|_process_engine_step|step_with_batch_queue|"
                                  r"exposed_step|forward_step|forward_(?:prefill|decode|fill)_batch")),

@@ -36,6 +36,13 @@ _WARNING_REACH = 10
 _NO_STEP = "last start-up step logged before it: none"
 _EXCEPTION = lazy(r"^\s*(?:[\w.]{1,200}\.)?([A-Z]\w{0,80}(?:Error|Exception|Exit))\b(?:\([\w.]{0,80}\))?:? ?"
                         r"(.{0,300})")
+_WORKER_METHOD = lazy(r"Exception in worker \S{1,80}(?: \S{1,80})? while processing method (\w{1,80})")
+"""vLLM V0's multiprocessing worker logs the worker method it was running when it raised, then the traceback
+(``logger.exception("Exception in worker %s while processing method %s.", ...)`` in
+``executor/multiproc_worker_utils.py _run_worker_process``, 0.10.1 wheel): the method (``load_model``,
+``determine_num_available_blocks``, ``initialize_cache``, ``start_worker_execution_loop``) is the outermost call
+of that traceback, which starts at ``_run_worker_process`` and so names no phase itself; V0's driver runs one method
+on every worker at a time (``_run_workers``), so a sibling's header places an error another worker printed"""
 _WINDOW_LINES, _LOOKBACK_LINES = 10, 200
 _TB_REACH = 120
 """a failure is explained by a traceback whose last frame is at most this many lines earlier"""
@@ -72,6 +79,7 @@ class Scan:
     _tracebacks: dict[str, _Traceback] = field(default_factory=dict)
     _warnings: dict[str, int] = field(default_factory=dict)  # per rank: the last Python warning header's line
     _past: list[_Traceback] = field(default_factory=list)  # every traceback with frames, in order (``finish``)
+    _methods: dict[str, tuple[int, str]] = field(default_factory=dict)  # per rank: V0's worker method header
     _last_rank: RankKey = MAIN
     _last_end: int = 0
     _consumed: set = field(default_factory=set)
@@ -238,8 +246,13 @@ class Scan:
 
     # -- tracebacks and failures ---------------------------------------------------------------------
     def _frames(self, line_no: int, rank: RankKey, message: str) -> None:
+        if "while processing method" in message and (m := _WORKER_METHOD.search(message)):
+            self._methods[rank.label] = (line_no, m.group(1))
         if _TB_START in message:
-            self._tracebacks[rank.label] = _Traceback(start=line_no, last=line_no)
+            tb = self._tracebacks[rank.label] = _Traceback(start=line_no, last=line_no)
+            header = self._methods.pop(rank.label, None)
+            if header is not None and 0 < line_no - header[0] <= 2:
+                tb.frames.append(f"{header[1]} (the worker method of V0's header, line {header[0]})")
         if "Warning: " in message and _PY_WARNING.search(message):
             self._warnings[rank.label] = line_no
         frames = _FRAME.findall(message)
