@@ -65,3 +65,44 @@ def test_without_the_header_the_oom_stays_unplaced():
 @pytest.mark.parametrize("case_id,phase", [("vl_1290", "weights"), ("vl_1291", "first_request")])
 def test_the_round_s_v0_worker_logs(case_id, phase):
     assert explain_log(log_bytes(case_id)).diagnosis.phase == phase
+
+
+# --- the engine from the process names and record headers it writes ---------------------------------------------------
+def _engine(text: str) -> str | None:
+    from tpkit.logs import parse_log
+
+    return parse_log(text.encode()).engine.engine
+
+
+def test_vllm_process_names_name_the_engine_mid_line():
+    """vllm#49101: a tqdm bar glued before '(EngineCore pid=…)', no other vLLM word: the header is vLLM's."""
+    bar = "Capturing batches:  82%|███▊ | 42/51 [00:39<00:08,  1.00it/s]"  # SGLang's bar: not a vLLM word
+    for name in ("EngineCore pid=9844", "EngineCore_DP0 pid=1", "Worker_TP1 pid=2", "VllmWorkerProcess pid=3",
+                 "RayWorkerWrapper pid=4, ip=10.0.0.6"):
+        assert _engine(f"{bar}({name}) INFO 07-19 14:32:17 [shm_broadcast.py:705] No available shared memory block\n"
+                       "Failed: Cuda error /workspace/csrc/custom_all_reduce.cuh:455 'invalid argument'\n") == "vllm"
+    for name in ("Worker pid=5", "WorkerDict pid=6, ip=1.2.3.4", "MyEngine pid=7"):
+        assert _engine(f"{bar}({name}) INFO 07-19 14:32:17 [shm_broadcast.py:705] No available shared memory block\n"
+                       "Failed: Cuda error /workspace/csrc/custom_all_reduce.cuh:455 'invalid argument'\n") is None
+
+
+def test_vllm_capture_bars_name_the_engine():
+    assert _engine("Capturing CUDA graph shapes:  91%|█████████▏| 32/35 [00:19<00:01,  1.67it/s]\n") == "vllm"
+    assert _engine("Capturing CUDA graphs (PIECEWISE): 100%|██████████| 51/51 [00:47<00:00,  1.08it/s]\n") == "vllm"
+
+
+def test_sglang_ranked_header_names_the_engine():
+    line = "[2026-04-16 01:02:09 TP1] Failed to initialize lk_moe: CUDA out of memory. Tried to allocate 24.00 MiB.\n"
+    assert _engine(line) == "sglang"
+    assert _engine(line.replace(" TP1]", "]")) is None  # no rank: any Python logger could write '[date time]'
+
+
+def test_a_threaded_shard_loader_bar_marks_the_weight_load():
+    text = ("Multi-thread loading shards: 100% Completed | 142/142 [00:25<00:00,  5.66it/s]\n"
+            "[2026-04-16 01:02:09 TP1] Failed to initialize lk_moe: CUDA out of memory. Tried to allocate 24.00 MiB. "
+            "GPU 1 has a total capacity of 47.37 GiB of which 4.31 MiB is free.\n")
+    assert explain_log(text.encode()).diagnosis.phase == "weights"
+    after = text.replace("Multi-thread loading shards: 100% Completed | 142/142 [00:25<00:00,  5.66it/s]\n",
+                         "[2026-04-16 01:02:00 TP1] Load weight end. type=X, dtype=torch.bfloat16, avail mem=20.00 GB, "
+                         "mem usage=25.00 GB.\n")
+    assert explain_log(after.encode()).diagnosis.phase != "weights"

@@ -15,6 +15,7 @@ from tpkit.logs.text import clean_line
 from tpkit.records import dataclass
 
 __all__ = ["EngineGuess", "Evidence", "VERSION_PATTERNS", "FORMAT_MARKERS", "ENGINE_WORDS", "SOURCE_NAMES",
+           "PROCESS_NAMES", "SGLANG_HEADER",
            "decide_engine", "version_in", "version_after", "printed_version", "source_names_in", "FORMAT_PATTERNS",
            "PREFIX_PATTERNS", "release_range", "intersect_ranges", "SOURCE_LINES", "source_line_format", "releases_in"]
 
@@ -243,8 +244,29 @@ ENGINE_WORDS = (
               "GPU KV cache size", "# GPU blocks", "gpu_memory_utilization", "Loading model weights took",
               # GPUModelRunner.load_model's OOM message (v1/worker/gpu_model_runner.py, from 0.13.0; not in SGLang
               # 0.5.11 / 0.5.13.post1 / 0.5.23): failures.load_phase
-              "Failed to load model - not enough GPU memory")),
+              "Failed to load model - not enough GPU memory",
+              # the capture's progress bars: V0 ModelRunner.capture_model (worker/model_runner.py, 0.10.1 wheel) and
+              # V1 GPUModelRunner's "Capturing CUDA graphs ({mode}, {kind})" (v1/worker/gpu_model_runner.py, 0.10.1
+              # and 0.20.0 wheels); SGLang 0.4.6, 0.5.9 and 0.5.23 print neither (their bar is 'Capturing batches')
+              "Capturing CUDA graph shapes", "Capturing CUDA graphs (")),
 )
+
+PROCESS_NAMES = (
+    ("vllm", lazy(r"^(?:EngineCore(?:_DP\d{1,4})?|VllmWorker(?:Process)?(?: rank=\d{1,6})?|Worker(?:_[A-Z]{2,3}\d{1,4})+|"
+                  r"RayWorkerWrapper)(?: pid=\d{1,9})?$")),
+)
+"""(engine, record-header names only that engine gives its processes): vLLM's engine core ``EngineCore`` /
+``EngineCore_DP<n>`` (v1/engine/core.py / utils.py), its workers ``VllmWorkerProcess`` (V0
+executor/multiproc_worker_utils.py), ``VllmWorker`` (0.8–0.10), ``Worker_TP<n>…`` (≥ 0.11
+multiproc_executor.py setup_proc_title_and_log_prefix, 0.11.0 / 0.20.0 wheels) and Ray's actor class
+``RayWorkerWrapper`` (executor/ray_utils.py, 0.10.1; v1/executor/ray_utils.py, 0.20.0): a record behind one is
+vLLM's even where the header sits mid-line (a progress bar glued before it) and the message names nothing.  The
+header's label as ``logs.prefix`` makes it (``"VllmWorkerProcess pid=90"``, ``"Worker_TP1"``)."""
+SGLANG_HEADER = lazy(r"^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d{1,6})?(?: (?:DP|TP|PP|EP|CP|ATTN_CP|ATTN_DP|MOE_DP)"
+                     r"\d{1,5}){1,6}\] ")
+"""SGLang's record header with a rank: ``configure_logger``'s ``"[%(asctime)s{maybe_ms}{prefix}] %(message)s"``
+with ``datefmt="%Y-%m-%d %H:%M:%S"`` and the scheduler's prefix " DP0 TP1 …" (srt/utils/common.py and
+managers/scheduler.py, 0.5.9 wheel); vLLM's records start with the level ('INFO 01-01 …') or a process name"""
 
 
 SOURCE_NAMES = (

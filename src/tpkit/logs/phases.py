@@ -100,7 +100,11 @@ _MARKERS = (
                  " blocks: ", "for KV Cache is", "kv_cache_size=", "memory for KV Cache as specified by")),
     ("weights_done", ("Load weight end", "Model loading took", "Loading model weights took", "Loading weights took",
                       "torch.compile takes", "torch.compile took", "Dynamo bytecode transform time")),
-    ("weights", ("Load weight begin", "Starting to load model", "Loading safetensors checkpoint shards")),
+    # 'Multi-thread loading shards': the loader's progress bar when the checkpoint is read by threads
+    # (model_loader/weight_utils.py multi_thread_safetensors_weights_iterator: SGLang 0.5.9 / 0.5.23, vLLM 0.20.0
+    # wheels), inside load_weights (round ex30: guqiong96/Lsglang#7)
+    ("weights", ("Load weight begin", "Starting to load model", "Loading safetensors checkpoint shards",
+                 "Multi-thread loading shards")),
     ("dist", ("Init torch distributed begin",)),
 )
 STEP_ORDER = ("dist", "weights", "weights_done", "kv_done", "graph", "graph_done", "serving")

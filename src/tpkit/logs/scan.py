@@ -117,6 +117,8 @@ class Scan:
         self.colour_codes += codes
         if line.startswith(("(", "[")):
             self._prefix_formats(line_no, line)
+            if line.startswith("[") and eng.SGLANG_HEADER.match(line):
+                self.votes["sglang"] = self.votes.get("sglang", 0) + 1
         self._source_line_format(line_no, line)
         self.settings += raw_line_settings(line, line_no=line_no)
         owner = None
@@ -127,6 +129,10 @@ class Scan:
                 owner = owner or self._owner(start)
                 rank = owner
             self.ranks.setdefault(rank.label, rank)
+            if record.rank is not None and rank.label != "main":
+                for engine, names in eng.PROCESS_NAMES:
+                    if names.match(rank.label):
+                        self.votes[engine] = self.votes.get(engine, 0) + 1
             last = i == len(records) - 1 and any(n in record.message for n in NEEDLES)
             following = next_line(self.text, end) if last else None
             self._record(line_no, start, end, rank, record.message, record.level, following)
