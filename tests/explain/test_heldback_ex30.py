@@ -106,3 +106,31 @@ def test_a_threaded_shard_loader_bar_marks_the_weight_load():
                          "[2026-04-16 01:02:00 TP1] Load weight end. type=X, dtype=torch.bfloat16, avail mem=20.00 GB, "
                          "mem usage=25.00 GB.\n")
     assert explain_log(after.encode()).diagnosis.phase != "weights"
+
+
+# --- the call on the source line of a cut traceback's innermost frame --------------------------------------------------
+_CUT = ('[2026-05-01 15:16:15 TP2] Scheduler hit an exception: Traceback (most recent call last):\n'
+        '  File "/root/sglang/python/sglang/srt/managers/scheduler.py", line 3118, in run_scheduler_process\n'
+        '    scheduler = Scheduler(\n'
+        '  File "/root/sglang/python/sglang/srt/model_executor/model_runner.py", line 495, in initialize\n'
+        '    {call}\n'
+        '  File "/root/sglang/python/sglang/srt/model_\n')
+
+
+def test_the_source_line_under_the_last_frame_places_a_cut_traceback():
+    assert explain_log(_CUT.format(call="self.load_model()").encode()).diagnosis.phase == "weights"
+    assert explain_log(_CUT.format(call="self.init_memory_pool(").encode()).diagnosis.phase == "kv_pool"
+    # a source line that is not a call, or no source line at all, leaves the phase to the frames
+    assert explain_log(_CUT.format(call="x = 1").encode()).diagnosis.phase == "other"
+    whole = _CUT.format(call="self.load_model()").replace('  File "/root/sglang/python/sglang/srt/model_\n', "")
+    closed = whole + "RuntimeError: NCCL error: unhandled system error\n"
+    assert explain_log(closed.encode()).diagnosis.phase == "other"  # a full traceback: its own frames, no guess
+
+
+def test_a_prefixed_source_line_is_read_too():
+    text = ("(EngineCore_DP0 pid=1) ERROR 01-01 00:00:00 [core.py:1] EngineCore failed to start.\n"
+            "(EngineCore_DP0 pid=1) ERROR 01-01 00:00:00 [core.py:1] Traceback (most recent call last):\n"
+            '(EngineCore_DP0 pid=1) ERROR 01-01 00:00:00 [core.py:1]   File "/x/vllm/v1/worker/gpu_worker.py", '
+            "line 315, in compile_or_warm_up_model\n"
+            "(EngineCore_DP0 pid=1) ERROR 01-01 00:00:00 [core.py:1]     self.model_runner.capture_model()\n")
+    assert explain_log(text.encode()).diagnosis.phase == "cuda_graph"

@@ -43,6 +43,10 @@ _WORKER_METHOD = lazy(r"Exception in worker \S{1,80}(?: \S{1,80})? while process
 ``determine_num_available_blocks``, ``initialize_cache``, ``start_worker_execution_loop``) is the outermost call
 of that traceback, which starts at ``_run_worker_process`` and so names no phase itself; V0's driver runs one method
 on every worker at a time (``_run_workers``), so a sibling's header places an error another worker printed"""
+_SOURCE_CALL = lazy(r"^\s{1,40}(?:[\w.]{1,80}(?:\s*,\s*[\w.]{1,80}){0,6}\s*=\s*)?(?:await\s+|return\s+)?"
+                   r"(?:[A-Za-z_]\w{0,80}\.){0,6}([A-Za-z_]\w{0,80})\(")
+"""the source line Python prints under a traceback frame, when it is a call: ``    self.load_model()``,
+``    self.tp_worker = TpModelWorker(``"""
 _WINDOW_LINES, _LOOKBACK_LINES = 10, 200
 _TB_REACH = 120
 """a failure is explained by a traceback whose last frame is at most this many lines earlier"""
@@ -352,7 +356,7 @@ class Scan:
             if f.severity != "error" or (f.phase_evidence != _NO_STEP and not after_header):
                 continue
             after = [tb for tb in self._past if tb.frames and f.line_no < tb.start <= f.line_no + _TB_REACH]
-            frames = min(after, key=lambda tb: tb.start).frames if after else []
+            frames = self._cut_frames(min(after, key=lambda tb: tb.start)) if after else []
             found = fl.traceback_phase(frames, f.phase_evidence.rpartition(": ")[2] if after_header else None)
             if found:
                 self.failures[i] = replace(f, phase=found[0], phase_evidence=f"{found[1]}, quoted after the error")
@@ -364,11 +368,33 @@ class Scan:
         if not cut:
             return
         label, tb = max(cut, key=lambda item: item[1].last)
-        found = fl.frame_phase(tb.frames)
+        found = fl.frame_phase(self._cut_frames(tb))
         phase, why = found if found else (fl.marker_phase(self._state.get("*")), "last start-up step logged")
         self.failures.append(fl.Failure(
             kind="exception", severity="error", phase=phase, phase_evidence=why, rank=self.ranks.get(label, MAIN),
             line_no=tb.start, evidence=tb.frames[-1][:400], detail="traceback cut before its exception line"))
+
+
+    def _cut_frames(self, tb: _Traceback) -> list[str]:
+        """The frames of a traceback, and for one cut before its exception line the call its innermost frame was
+        making: Python prints each frame's line of source under it (``traceback.format_list``), and in a traceback
+        cut right after that line (sglang-kt's scheduler traceback ending in ``initialize`` with
+        ``    self.load_model()`` below it: ktransformers#1969) the call is where the run failed.  The source line
+        holds no trigger, so it is read here from the text, the line after the last frame's."""
+        if tb.closed or not tb.frames:
+            return tb.frames
+        start = 0
+        for _ in range(tb.last):  # the start of line tb.last + 1 (lines count from 1)
+            start = self.text.find("\n", start) + 1
+            if start == 0:
+                return tb.frames
+        line = self.text[start:self.text.find("\n", start) % (len(self.text) + 1)][:400]
+        records = split_records(clean_line(line)[0])  # a prefixed record ('(EngineCore pid=1)     self.x()')
+        message = records[-1].message if records else ""
+        m = _SOURCE_CALL.match(message)
+        if m is None or message.lstrip().startswith(("File ", "Traceback")):
+            return tb.frames
+        return [*tb.frames, f"{m.group(1)} (the call on the source line under frame {tb.frames[-1]})"]
 
 
 def _may_fail(message: str) -> bool:
