@@ -134,3 +134,23 @@ def test_a_prefixed_source_line_is_read_too():
             "line 315, in compile_or_warm_up_model\n"
             "(EngineCore_DP0 pid=1) ERROR 01-01 00:00:00 [core.py:1]     self.model_runner.capture_model()\n")
     assert explain_log(text.encode()).diagnosis.phase == "cuda_graph"
+
+
+# --- an exception line printed just before a header whose traceback is cut (sg_691) -----------------------------------
+_HEADER = ("[2026-06-15 14:10:59 TP7] Scheduler hit an exception: Traceback (most recent call last):\n"
+           '  File "/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py", line 1024, in event_loop_overlap\n'
+           "    batch = self.get_next_batch_to_run()\n")
+_ASSERT = "AssertionError: Committed KV cache already freed (self.kv_committed_len=1)\n"
+
+
+def test_the_exception_line_before_a_cut_header_names_the_error():
+    e = explain_log(log_bytes("sg_691"))
+    assert e.diagnosis.phase == "first_request" and "AssertionError: Committed KV cache" in e.diagnosis.cause
+    assert "AssertionError" in explain_log((_ASSERT + _HEADER).encode()).diagnosis.cause
+
+
+def test_an_exception_line_far_from_the_header_or_before_a_whole_traceback_is_left_alone():
+    far = _ASSERT + "INFO something\nINFO something else\nINFO and more\n" + _HEADER
+    assert "AssertionError" not in explain_log(far.encode()).diagnosis.cause
+    whole = _ASSERT + _HEADER + "RuntimeError: CUDA error: an illegal memory access was encountered\n"
+    assert "AssertionError" not in explain_log(whole.encode()).diagnosis.cause

@@ -84,6 +84,7 @@ class Scan:
     _warnings: dict[str, int] = field(default_factory=dict)  # per rank: the last Python warning header's line
     _past: list[_Traceback] = field(default_factory=list)  # every traceback with frames, in order (``finish``)
     _methods: dict[str, tuple[int, str]] = field(default_factory=dict)  # per rank: V0's worker method header
+    _orphans: list[tuple[int, RankKey, str]] = field(default_factory=list)  # exception lines with no traceback
     _last_rank: RankKey = MAIN
     _last_end: int = 0
     _consumed: set = field(default_factory=set)
@@ -320,6 +321,9 @@ class Scan:
         if not found:
             tb = self._tracebacks.get(rank.label)
             m = _EXCEPTION.match(message) if tb is not None and not tb.closed and tb.frames else None
+            if m is None and level not in ("WARNING", "WARN", "INFO", "DEBUG") and (tb is None or tb.closed) \
+                    and (o := _EXCEPTION.match(message)) and len(self._orphans) < 64:
+                self._orphans.append((line_no, rank, f"{o.group(1)}: {o.group(2)}".strip()))
             if m:
                 # a traceback the engine logged at WARNING/INFO level is a handled exception, not the failure
                 # (vLLM's utils/import_utils.py _has_module logs a failed optional import, its traceback and the
@@ -362,6 +366,7 @@ class Scan:
                 self.failures[i] = replace(f, phase=found[0], phase_evidence=f"{found[1]}, quoted after the error")
             elif f.phase_evidence == _NO_STEP and (load := fl.load_only_phase(f.kind, self._state.get("*"))):
                 self.failures[i] = replace(f, phase=load[0], phase_evidence=load[1])
+        self._orphan_errors()
         if any(f.severity == "error" for f in self.failures):
             return
         cut = [(label, tb) for label, tb in self._tracebacks.items() if tb.frames and not tb.closed]
@@ -374,6 +379,24 @@ class Scan:
             kind="exception", severity="error", phase=phase, phase_evidence=why, rank=self.ranks.get(label, MAIN),
             line_no=tb.start, evidence=tb.frames[-1][:400], detail="traceback cut before its exception line"))
 
+
+    def _orphan_errors(self) -> None:
+        """An exception line with no traceback of its own, right before an engine's failure header whose traceback
+        is cut before its exception line, names that failure's error: the engine logs the same record on every rank
+        (SGLang's scheduler: "Scheduler hit an exception: {traceback}", the traceback ending in the exception line;
+        managers/scheduler.py run_scheduler_process, 0.5.9 wheel), so the line is the tail of the previous rank's
+        record, the header the start of the next (sglang#28702, Google Cloud Logging's one entry per line)."""
+        for line_no, rank, text in self._orphans:
+            f = next((f for f in self.failures if f.severity == "error" and 0 < f.line_no - line_no <= 2
+                      and f.kind == "engine_start_failed"), None)
+            cut = f is not None and any(tb.frames and not tb.closed and f.line_no <= tb.start <= f.line_no + 1
+                                        for tb in self._past)
+            if cut:
+                self.failures.append(fl.Failure(
+                    kind="exception", severity="error", phase=f.phase,
+                    phase_evidence=f"{f.phase_evidence}; the exception line printed just before the header, the end "
+                                   "of the same record on another rank", rank=rank, line_no=line_no,
+                    evidence=text[:400], detail=text[:300]))
 
     def _cut_frames(self, tb: _Traceback) -> list[str]:
         """The frames of a traceback, and for one cut before its exception line the call its innermost frame was
