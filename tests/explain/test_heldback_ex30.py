@@ -154,3 +154,24 @@ def test_an_exception_line_far_from_the_header_or_before_a_whole_traceback_is_le
     assert "AssertionError" not in explain_log(far.encode()).diagnosis.cause
     whole = _ASSERT + _HEADER + "RuntimeError: CUDA error: an illegal memory access was encountered\n"
     assert "AssertionError" not in explain_log(whole.encode()).diagnosis.cause
+
+
+# --- a failed start-up's header placed by the root cause above it; the encoder's frames are the profile run -----------
+_ENCODER_TB = ('(EngineCore_DP0 pid=43) ERROR 03-20 17:39:14 [core.py:1100]   File "/usr/local/lib/python3.12/'
+               'dist-packages/vllm/v1/attention/ops/vit_attn_wrappers.py", line 268, in vit_torch_sdpa_wrapper\n'
+               "(EngineCore_DP0 pid=43) ERROR 03-20 17:39:14 [core.py:1100]     return torch.ops.vllm.torch_sdpa_wrapper(\n")
+_API_TAIL = ('(APIServer pid=7)   File "/usr/local/lib/python3.12/dist-packages/vllm/v1/engine/utils.py", line 1010, '
+             "in wait_for_engine_startup\n"
+             "(APIServer pid=7)     raise RuntimeError(\n"
+             "(APIServer pid=7) RuntimeError: Engine core initialization failed. See root cause above. "
+             "Failed core proc(s): {}\n")
+
+
+def test_the_encoder_in_a_failed_start_up_is_the_profile_run():
+    assert explain_log((_ENCODER_TB + _API_TAIL).encode()).diagnosis.phase == "kv_pool"
+    # the same frames without a start-up failure (the encoder also runs per request): not placed by this rule
+    assert explain_log(_ENCODER_TB.encode()).diagnosis.phase == "other"
+    # the root cause above places the header by its own frames first
+    load = _ENCODER_TB.replace("vit_attn_wrappers.py", "gpu_model_runner.py").replace("vit_torch_sdpa_wrapper",
+                                                                                       "load_model")
+    assert explain_log((load + _API_TAIL).encode()).diagnosis.phase == "weights"

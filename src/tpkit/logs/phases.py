@@ -8,6 +8,7 @@ import re
 from tpkit.logs.lazyre import lazy
 
 __all__ = ["frame_phase", "traceback_phase", "load_only_phase", "dummy_run_phase", "warmup_phase", "load_phase",
+           "encoder_phase",
            "marker",
            "marker_phase", "STEP_ORDER", "MARKER_NEEDLES"]
 
@@ -206,3 +207,21 @@ def load_only_phase(kind: str, furthest: str | None) -> tuple[str, str] | None:
         return ("weights", "no start-up step logged before it; the log's furthest step is the weight load (logged "
                            "after it, nothing later): the run never got past loading the weights")
     return None
+
+
+_ENCODER = lazy(r"vit_attn_wrappers|vit_torch_sdpa_wrapper|embed_multimodal|get_multimodal_embeddings")
+
+
+def encoder_phase(frames: list[str]) -> tuple[str, str] | None:
+    """The phase of a start-up failure whose traceback runs a multimodal encoder (vLLM's vision attention
+    ``vit_attn_wrappers.py``, ``embed_multimodal``).  Before serving, vLLM V1 runs the encoder only in
+    ``profile_run``'s multimodal profiling, inside ``determine_available_memory`` before the KV cache is sized
+    (v1/worker/gpu_model_runner.py, 0.17.0 wheel: ``embed_multimodal`` is called from ``profile_run`` and from
+    ``_execute_mm_encoder``, the serving path; ``_dummy_run`` and ``capture_model`` do not call it).  Only for a
+    failure the engine reports as a failed start-up (the caller's condition): while serving the encoder runs per
+    request (round ex30: gpustack#4963)."""
+    frame = next((f for f in reversed(frames) if _ENCODER.search(f)), None)
+    if frame is None:
+        return None
+    return ("kv_pool", f"traceback frame {frame} in a failed start-up: profile_run's multimodal encoder profiling, "
+                       "the only encoder run before serving")

@@ -14,6 +14,7 @@ from tpkit.logs.anchors import Anchor
 from tpkit.logs.command import command_settings, is_command
 from tpkit.logs.gpu_names import GPU_NEEDLES, gpu_in
 from tpkit.logs.lazyre import lazy
+from tpkit.logs.phases import encoder_phase
 from tpkit.logs.prefix import MAIN, RankKey, has_header, split_records
 from tpkit.logs.rules import NEEDLES, apply_rules_wrapped, next_line
 from tpkit.logs.run import raw_line_settings
@@ -47,6 +48,9 @@ _SOURCE_CALL = lazy(r"^\s{1,40}(?:[\w.]{1,80}(?:\s*,\s*[\w.]{1,80}){0,6}\s*=\s*)
                    r"(?:[A-Za-z_]\w{0,80}\.){0,6}([A-Za-z_]\w{0,80})\(")
 """the source line Python prints under a traceback frame, when it is a call: ``    self.load_model()``,
 ``    self.tp_worker = TpModelWorker(``"""
+_STARTUP_FAILED = lazy(r"Engine core initialization failed|EngineCore failed to start")
+"""vLLM V1's start-up failure headers: the API server's RuntimeError (v1/engine/utils.py wait_for_engine_startup)
+and the engine core's log line (v1/engine/core.py run_engine_core), 0.17.0 and 0.20.0 wheels"""
 _WINDOW_LINES, _LOOKBACK_LINES = 10, 200
 _TB_REACH = 120
 """a failure is explained by a traceback whose last frame is at most this many lines earlier"""
@@ -313,6 +317,10 @@ class Scan:
             found = fl.traceback_phase(tb.frames, state)
             if found:
                 return found
+        if _STARTUP_FAILED.search(message[:300]):
+            found = self._root_cause_above(line_no, state)
+            if found:
+                return found
         return fl.warmup_phase(message, state) or (fl.marker_phase(state),
                                                    f"last start-up step logged before it: {state or 'none'}")
 
@@ -379,6 +387,18 @@ class Scan:
             kind="exception", severity="error", phase=phase, phase_evidence=why, rank=self.ranks.get(label, MAIN),
             line_no=tb.start, evidence=tb.frames[-1][:400], detail="traceback cut before its exception line"))
 
+
+    def _root_cause_above(self, line_no: int, state: str | None) -> tuple[str, str] | None:
+        """A failed start-up's header ('Engine core initialization failed. See root cause above.', 'EngineCore failed
+        to start') is placed by the other processes' tracebacks just above it, newest first: the engine core's
+        traceback is the root cause the API server's header points to; a multimodal encoder's frames there are
+        ``profile_run``'s (``phases.encoder_phase``)."""
+        for tb in reversed(self._past):
+            if tb.frames and 0 <= line_no - tb.last <= _TB_REACH:
+                found = fl.traceback_phase(tb.frames, state) or encoder_phase(tb.frames)
+                if found:
+                    return found[0], f"{found[1]}, the root cause above the start-up failure"
+        return None
 
     def _orphan_errors(self) -> None:
         """An exception line with no traceback of its own, right before an engine's failure header whose traceback
