@@ -51,6 +51,8 @@ _SOURCE_CALL = lazy(r"^\s{1,40}(?:[\w.]{1,80}(?:\s*,\s*[\w.]{1,80}){0,6}\s*=\s*)
 _STARTUP_FAILED = lazy(r"Engine core initialization failed|EngineCore failed to start")
 """vLLM V1's start-up failure headers: the API server's RuntimeError (v1/engine/utils.py wait_for_engine_startup)
 and the engine core's log line (v1/engine/core.py run_engine_core), 0.17.0 and 0.20.0 wheels"""
+_MID_PREFIX = lazy(r"\((?:VllmWorker|EngineCore|Worker_TP)")
+"""a vLLM process header inside a line (``logs.engine.FORMAT_MARKERS``' '(…' literals), read for its format"""
 _WINDOW_LINES, _LOOKBACK_LINES = 10, 200
 _TB_REACH = 120
 """a failure is explained by a traceback whose last frame is at most this many lines earlier"""
@@ -128,6 +130,8 @@ class Scan:
             self._prefix_formats(line_no, line)
             if line.startswith("[") and eng.SGLANG_HEADER.match(line):
                 self.votes["sglang"] = self.votes.get("sglang", 0) + 1
+        elif "(" in line and (mid := _MID_PREFIX.search(line, 0, 4000)):
+            self._prefix_formats(line_no, line[mid.start():])  # a progress bar glued before the header (vl_1292)
         self._source_line_format(line_no, line)
         self.settings += raw_line_settings(line, line_no=line_no)
         owner = None
