@@ -51,6 +51,7 @@ _SOURCE_CALL = lazy(r"^\s{1,40}(?:[\w.]{1,80}(?:\s*,\s*[\w.]{1,80}){0,6}\s*=\s*)
 _STARTUP_FAILED = lazy(r"Engine core initialization failed|EngineCore failed to start")
 """vLLM V1's start-up failure headers: the API server's RuntimeError (v1/engine/utils.py wait_for_engine_startup)
 and the engine core's log line (v1/engine/core.py run_engine_core), 0.17.0 and 0.20.0 wheels"""
+_NEWLINE = lazy(r"\n")
 _MID_PREFIX = lazy(r"\((?:VllmWorker|EngineCore|Worker_TP)")
 """a vLLM process header inside a line (``logs.engine.FORMAT_MARKERS``' '(…' literals), read for its format"""
 _WINDOW_LINES, _LOOKBACK_LINES = 10, 200
@@ -91,6 +92,7 @@ class Scan:
     _past: list[_Traceback] = field(default_factory=list)  # every traceback with frames, in order (``finish``)
     _methods: dict[str, tuple[int, str]] = field(default_factory=dict)  # per rank: V0's worker method header
     _orphans: list[tuple[int, RankKey, str]] = field(default_factory=list)  # exception lines with no traceback
+    _starts: list[int] | None = None  # line start offsets (``_line_start``), counted on first use
     _last_rank: RankKey = MAIN
     _last_end: int = 0
     _consumed: set = field(default_factory=set)
@@ -333,8 +335,9 @@ class Scan:
         if not found:
             tb = self._tracebacks.get(rank.label)
             m = _EXCEPTION.match(message) if tb is not None and not tb.closed and tb.frames else None
-            if m is None and level not in ("WARNING", "WARN", "INFO", "DEBUG") and (tb is None or tb.closed) \
-                    and (o := _EXCEPTION.match(message)) and len(self._orphans) < 64:
+            if m is None and len(self._orphans) < 64 and level not in ("WARNING", "WARN", "INFO", "DEBUG") \
+                    and (tb is None or tb.closed) and ("Error" in message or "Exception" in message) \
+                    and (o := _EXCEPTION.match(message)):
                 self._orphans.append((line_no, rank, f"{o.group(1)}: {o.group(2)}".strip()))
             if m:
                 # a traceback the engine logged at WARNING/INFO level is a handled exception, not the failure
@@ -422,6 +425,12 @@ class Scan:
                                    "of the same record on another rank", rank=rank, line_no=line_no,
                     evidence=text[:400], detail=text[:300]))
 
+    def _line_start(self, number: int) -> int | None:
+        """The offset of line ``number`` (from 1) in the text; the line starts are counted once, when first asked."""
+        if self._starts is None:
+            self._starts = [0, *(m.end() for m in _NEWLINE.finditer(self.text))]
+        return self._starts[number - 1] if 0 < number <= len(self._starts) else None
+
     def _cut_frames(self, tb: _Traceback) -> list[str]:
         """The frames of a traceback, and for one cut before its exception line the call its innermost frame was
         making: Python prints each frame's line of source under it (``traceback.format_list``), and in a traceback
@@ -430,11 +439,9 @@ class Scan:
         holds no trigger, so it is read here from the text, the line after the last frame's."""
         if tb.closed or not tb.frames:
             return tb.frames
-        start = 0
-        for _ in range(tb.last):  # the start of line tb.last + 1 (lines count from 1)
-            start = self.text.find("\n", start) + 1
-            if start == 0:
-                return tb.frames
+        start = self._line_start(tb.last + 1)
+        if start is None:
+            return tb.frames
         line = self.text[start:self.text.find("\n", start) % (len(self.text) + 1)][:400]
         records = split_records(clean_line(line)[0])  # a prefixed record ('(EngineCore pid=1)     self.x()')
         message = records[-1].message if records else ""
