@@ -85,10 +85,12 @@ CASES = {
     # explain +1: tpkit.logs.phases, split out of logs/failures.py to keep it under 500 lines (ex28)
     # explain +2: tpkit.logs.prefilter (the scan's trigger prefilter) and tpkit.logs.command (the launch-command parse),
     # split out of logs/scan.py and logs/settings.py at their 500-line limit (lead, session 29)
-    "explain sglang text": (["explain", KIMI_LOG], EXPLAIN_NOT + ("tpkit.explain.vllm", "tpkit.engines.vllm"), 100),
+    # explain +1: tpkit.logs.releases, the release-range arithmetic split out of logs/engine.py at its 500-line limit
+    # (ex30)
+    "explain sglang text": (["explain", KIMI_LOG], EXPLAIN_NOT + ("tpkit.explain.vllm", "tpkit.engines.vllm"), 101),
     "explain sglang json": (["explain", KIMI_LOG, "--json"], EXPLAIN_NOT + ("tpkit.explain.vllm", "tpkit.engines.vllm"),
-                            99),
-    "explain vllm": (["explain", VLLM_LOG], EXPLAIN_NOT + ("tpkit.explain.sglang", "tpkit.engines.sglang.pool"), 95),  # +1 engines.vllm.maxlen (tidy27)
+                            100),
+    "explain vllm": (["explain", VLLM_LOG], EXPLAIN_NOT + ("tpkit.explain.sglang", "tpkit.engines.sglang.pool"), 96),  # +1 engines.vllm.maxlen (tidy27)
 }
 
 

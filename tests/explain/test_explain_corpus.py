@@ -68,6 +68,8 @@ WEIGHTS_EXCEED_THE_CARD = {
               "another process's memory, and with the card free the weights still exceed it (helper rt15)",
 }
 WEIGHTS_OOM_NOT_REPLANNED = {
+    "sg_801": "held-back round ex30: an OOM in an SGLang fork's MoE back-end initialisation after the shards load; no "
+              "weight size or pre-load memory printed and GLM-5.1 not in the set: the cause says what to pass",
     # weight-load OOMs read blind (helper ex22): the excerpt prints no weight size, so nothing is re-planned from the
     # log. Helper wo22 (2026-12-06): where the model and the GPU are known the fixes are planned from the catalog
     # (explain.planned.catalog_fixes_sglang, as plan --from-log); where either is unknown the cause says what to pass

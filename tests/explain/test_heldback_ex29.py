@@ -72,8 +72,8 @@ def test_a_printed_exception_keeps_its_own_reading():
     assert "AssertionError" in d.cause and "does not print the error" not in d.cause
 
 
-@pytest.mark.parametrize("case_id", ["sg_691", "sg_692", "sg_699", "vl_1203", "vl_1208"])
-def test_the_round_s_unprinted_errors_get_no_memory_fix(case_id):
+@pytest.mark.parametrize("case_id", ["sg_692", "sg_699", "vl_1203", "vl_1208"])  # sg_691: its assertion is read
+def test_the_round_s_unprinted_errors_get_no_memory_fix(case_id):  # (round ex30, test_heldback_ex30.py)
     d = explain_log(log_bytes(case_id)).diagnosis
     assert "does not print the error" in d.cause and not d.fixes
 

@@ -29,6 +29,14 @@ KNOWN = {
                "which runs every worker RPC (profile, capture and execute_model alike): serving is the thread's prose",
     "vl_1204": "vllm#26863: the torch OOM line and the launch command only, no engine line or frame; 'while inference' "
                "is the thread's title",
+    # held-back round ex30 (docs/accuracy.md §7.3)
+    "sg_802": "sglang#4895: 'Not enough memory' is the title; the scheduler's traceback is cut in tp_worker.__init__ "
+              "('    s'), before any frame or source line that names the pool",
+    "vl_1295": "vllm#27706: the vision encoder's frames only, no start-up failure header: the encoder also runs per "
+               "request while serving, so the frames alone do not say it was the start-up's profile run",
+    "vl_1299": "syv-ai/qwen38-27b-rtx3090#1: the one frame is Marlin's kernel file with its function cut "
+               "('marlin.py, line 164, in'); the file holds the repack (process_weights_after_loading) and the forward "
+               "(apply_weights) alike, and the 0.27.1 wheel it ran was not read",
 }
 PHASE_WORDS = {"weight_load": "weights"}
 """label words outside the schema's phase names, as written in the data"""

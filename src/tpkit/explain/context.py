@@ -19,7 +19,8 @@ from tpkit.explain.flagmerge import (FLAG_SETTINGS, apply_flags, engine_and_vers
 from tpkit.explain.modelpath import resolve_model
 from tpkit.explain.runfacts import compile_cache_note, links_from_log, resolve_gpu, runner_note, sglang_gpu
 from tpkit.explain.runtp import (TP_CANDIDATES, sglang_tag_era, tag_era_basis, tp_divides_heads,
-                                 tp_from_numbers, tp_from_ranks, tp_default_evidence)
+                                 tp_from_numbers, tp_from_process_names, tp_from_ranks,
+                                 tp_default_evidence)
 from tpkit.logs import ParsedLog
 from tpkit.logs.gpu_names import mig_slice_named
 from tpkit.logs.engine import releases_in
@@ -140,6 +141,9 @@ def build_context(parsed: ParsedLog, flags: dict | None = None, *, forced_custom
     tp_inferred = None
     if "tp" not in values and engine == "vllm":
         tp_inferred = tp_from_numbers(parsed, model, values, sources, raw, spec)
+    if "tp" not in values and engine == "vllm":
+        tp_from_process_names(raw, values, sources, notes)
+        tp_divides_heads(model, values, sources)
     gpu, gpu_source = resolve_gpu(parsed, flags, notes)
     inferred = None
     if engine == "sglang":

@@ -15,7 +15,8 @@ from tpkit.logs import ParsedLog
 from tpkit.logs.engine import releases_in
 
 __all__ = ["TP_CANDIDATES", "SGLANG_TP_TAG_ONLY_ABOVE_1", "tp_default_evidence",
-           "sglang_tag_era", "tag_era_basis", "tp_divides_heads", "tp_from_numbers", "tp_from_ranks"]
+           "sglang_tag_era", "tag_era_basis", "tp_divides_heads", "tp_from_numbers", "tp_from_process_names",
+           "tp_from_ranks"]
 
 TP_CANDIDATES = (1, 2, 4, 8)
 """tensor-parallel sizes tried when a log does not say which one ran"""
@@ -227,3 +228,24 @@ def tp_from_numbers(parsed: ParsedLog, model, values: dict, sources: dict, raw: 
     if found is not None and found.tp is not None:
         values["tp"], sources["tp"] = found.tp, found.text()
     return found
+
+
+def tp_from_process_names(raw: bytes | None, values: dict, sources: dict, notes: list) -> None:
+    """vLLM, when neither the log's settings nor its numbers gave the tp: the lower bound its worker process names
+    give (``explain.tpinfer.process_tp_hint``: '_TP<rank>' is added only when tp > 1): the highest rank + 1, as the
+    rank-prefix rule takes it, also from a header cut before its pid ('(Worker_TP1 pid=' at the end of an excerpt,
+    which the record splitter does not take for a header); a 'Worker_TP0' alone bounds it (tp ≥ 2) without giving
+    a size, which is said and left to --tp (or to the log's numbers, ``tp_from_numbers``, which use the bound)."""
+    from tpkit.explain.tpinfer import process_tp_hint
+
+    hint = process_tp_hint(raw or b"")
+    if hint is None:
+        return
+    if hint.rank == 0:
+        notes[:] = [n for n in notes if not n.startswith("tp: not printed; the log shows rank TP0 only")]
+        notes.append(f"tp: not printed; {hint.text}; the size itself is not shown (pass --tp)")
+        return
+    values["tp"] = hint.low
+    sources["tp"] = (f"inferred from the rank prefixes (line {hint.line_no}: {hint.text}); not printed; a rank missing "
+                     "from the log would make it larger")
+    notes[:] = [n for n in notes if not n.startswith("tp: not printed; the log shows rank TP0 only")]

@@ -32,7 +32,7 @@ from tpkit.records import dataclass
 from tpkit.units import Bytes, gib_text
 from tpkit.explain.refusals import REFUSED
 
-__all__ = ["TpHint", "TpInference", "tp_hints", "infer_tp", "predicted_weights"]
+__all__ = ["TpHint", "TpInference", "tp_hints", "infer_tp", "predicted_weights", "process_tp_hint"]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -45,6 +45,8 @@ class TpHint:
     text: str
     """what the line says, and why it bounds the tp"""
     line_no: int
+    rank: int | None = None
+    """the highest TP rank the line names, where it names one"""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -76,6 +78,28 @@ class TpInference:
 _WORLD = re.compile(rb"rank (\d+) in world size (\d+) is assigned as DP rank (\d+), PP rank (\d+), TP rank (\d+)")
 _NRANKS = re.compile(rb"\bcomm 0x[0-9a-fA-F]+ rank (\d+) nranks (\d+)\b")
 _VISIBLE = re.compile(rb"\bCUDA_VISIBLE_DEVICES=['\"]?([0-9]+(?:,[0-9]+)*)['\"]?")
+_TP_PROCESS = re.compile(rb"\((?:Worker(?:_DP\d{1,4})?(?:_PP\d{1,4})?(?:_PCP\d{1,4})?_TP(\d{1,4})"
+                         rb"|VllmWorker (?:PP\d{1,4}_)?TP(\d{1,4}))(?=[_ )])")
+"""a vLLM worker's process name with a TP rank: ``(Worker_TP1 pid=…)``, ``(Worker_PP0_TP3_EP3 …)`` (≥ 0.11) or
+``(VllmWorker PP0_TP1 pid=…)`` (0.10.x); read off the raw text, so a header cut before its pid still counts"""
+
+
+def process_tp_hint(raw: bytes) -> TpHint | None:
+    """tp ≥ max(2, highest TP rank + 1) from vLLM's worker process names: vLLM appends ``_TP{rank}`` to a worker's
+    name only when tp > 1 (``setup_proc_title_and_log_prefix``, v1/executor/multiproc_executor.py, 0.11.0 and
+    0.20.0 wheels: ``if tp_size > 1: process_name += f"_TP{tp_rank}"``; 0.10.1 ``WorkerProc.__init__``:
+    ``tp_str = f"TP{rank % tp_size}" if tp_size > 1 else ""``), so a 'TP0' alone already means tp ≥ 2.  A rank the
+    excerpt leaves out would make it larger (no upper bound)."""
+    found = [m for m in _TP_PROCESS.finditer(raw[:8_000_000])]
+    if not found:
+        return None
+    top = max(found, key=lambda m: int(m.group(1) or m.group(2)))
+    rank = int(top.group(1) or top.group(2))
+    low = max(2, rank + 1)
+    name = top.group(0)[1:].decode("ascii", "replace")
+    return TpHint(low=low, high=None, line_no=_line(raw, top.start()), rank=rank,
+                  text=f"vLLM's worker process name '{name}': tp ≥ {low} (vLLM adds '_TP<rank>' only when tp > 1, "
+                       "multiproc_executor.py setup_proc_title_and_log_prefix)")
 
 
 def _line(raw: bytes, pos: int) -> int:
@@ -105,6 +129,9 @@ def tp_hints(raw: bytes, *, pp: int | None = None, dp: int | None = None) -> tup
         out.append(TpHint(low=1, high=int(top.group(2)), line_no=_line(raw, top.start()),
                           text=f"NCCL 'nranks {int(top.group(2))}': tp ≤ {int(top.group(2))} (no communicator "
                                "has more ranks than the world)"))
+    process = process_tp_hint(raw)
+    if process is not None:
+        out.append(process)
     visible = _VISIBLE.search(raw)
     if visible:
         n = len(visible.group(1).split(b","))

@@ -8,6 +8,7 @@ import re
 from tpkit.logs.lazyre import lazy
 
 __all__ = ["frame_phase", "traceback_phase", "load_only_phase", "dummy_run_phase", "warmup_phase", "load_phase",
+           "encoder_phase",
            "marker",
            "marker_phase", "STEP_ORDER", "MARKER_NEEDLES"]
 
@@ -57,7 +58,11 @@ _FRAME_RULES = (
     # TpModelWorkerClient.forward_thread_func -> forward_thread_func_ -> forward_batch_generation per scheduled batch;
     # sglang 0.4.3.post2 wheel): it runs batches only once the model runner, pools and graphs exist
     # (round ex28: sglang#4248)
-    ("first_request", lazy(r"execute_model|forward_batch_generation|run_batch|event_loop|sample_tokens|"
+    # start_worker_execution_loop: vLLM V0's non-driver workers run their execute_model loop in it
+    # (worker/worker_base.py), started by the driver's first execute_model / execute_model_async
+    # (executor/executor_base.py DistributedExecutorBase, 0.10.1 wheel): requests being served (round ex30, vllm#15039)
+    ("first_request", lazy(r"execute_model|start_worker_execution_loop|forward_batch_generation|run_batch|"
+                                 r"event_loop|sample_tokens|"
                                  r"forward_thread_func|"
                                  r"process_input_requests|_process_engine_step|step_with_batch_queue|"
                                  r"exposed_step|forward_step|forward_(?:prefill|decode|fill)_batch")),
@@ -96,7 +101,11 @@ _MARKERS = (
                  " blocks: ", "for KV Cache is", "kv_cache_size=", "memory for KV Cache as specified by")),
     ("weights_done", ("Load weight end", "Model loading took", "Loading model weights took", "Loading weights took",
                       "torch.compile takes", "torch.compile took", "Dynamo bytecode transform time")),
-    ("weights", ("Load weight begin", "Starting to load model", "Loading safetensors checkpoint shards")),
+    # 'Multi-thread loading shards': the loader's progress bar when the checkpoint is read by threads
+    # (model_loader/weight_utils.py multi_thread_safetensors_weights_iterator: SGLang 0.5.9 / 0.5.23, vLLM 0.20.0
+    # wheels), inside load_weights (round ex30: guqiong96/Lsglang#7)
+    ("weights", ("Load weight begin", "Starting to load model", "Loading safetensors checkpoint shards",
+                 "Multi-thread loading shards")),
     ("dist", ("Init torch distributed begin",)),
 )
 STEP_ORDER = ("dist", "weights", "weights_done", "kv_done", "graph", "graph_done", "serving")
@@ -198,3 +207,21 @@ def load_only_phase(kind: str, furthest: str | None) -> tuple[str, str] | None:
         return ("weights", "no start-up step logged before it; the log's furthest step is the weight load (logged "
                            "after it, nothing later): the run never got past loading the weights")
     return None
+
+
+_ENCODER = lazy(r"vit_attn_wrappers|vit_torch_sdpa_wrapper|embed_multimodal|get_multimodal_embeddings")
+
+
+def encoder_phase(frames: list[str]) -> tuple[str, str] | None:
+    """The phase of a start-up failure whose traceback runs a multimodal encoder (vLLM's vision attention
+    ``vit_attn_wrappers.py``, ``embed_multimodal``).  Before serving, vLLM V1 runs the encoder only in
+    ``profile_run``'s multimodal profiling, inside ``determine_available_memory`` before the KV cache is sized
+    (v1/worker/gpu_model_runner.py, 0.17.0 wheel: ``embed_multimodal`` is called from ``profile_run`` and from
+    ``_execute_mm_encoder``, the serving path; ``_dummy_run`` and ``capture_model`` do not call it).  Only for a
+    failure the engine reports as a failed start-up (the caller's condition): while serving the encoder runs per
+    request (round ex30: gpustack#4963)."""
+    frame = next((f for f in reversed(frames) if _ENCODER.search(f)), None)
+    if frame is None:
+        return None
+    return ("kv_pool", f"traceback frame {frame} in a failed start-up: profile_run's multimodal encoder profiling, "
+                       "the only encoder run before serving")

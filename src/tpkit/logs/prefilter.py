@@ -24,6 +24,7 @@ TRIGGERS = (
     "KV cache size", "Available KV", "KV cache memory", "Model loading", "Loading model weights", "Loading weights", "Maximum concurrency",
     "GPU blocks", "CUDA blocks", "# cuda blocks", "CPU blocks", "PyTorch", "GiB", "Total non KV", "Graph capturing",
     "CUDA graph", "Estimated CUDA", "Free memory", "Desired GPU", "Loading safetensors", "Starting to load",
+    "Multi-thread loading",
     # dumps, versions, start-up done
     "ServerArgs", "LLM engine", "Using max model len", "Chunked prefill", "vLLM", "SGLang", "The server is fired",
     "Application startup", "Uvicorn running", "Starting vLLM", "Available routes",

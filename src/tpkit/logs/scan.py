@@ -14,6 +14,7 @@ from tpkit.logs.anchors import Anchor
 from tpkit.logs.command import command_settings, is_command
 from tpkit.logs.gpu_names import GPU_NEEDLES, gpu_in
 from tpkit.logs.lazyre import lazy
+from tpkit.logs.phases import encoder_phase
 from tpkit.logs.prefix import MAIN, RankKey, has_header, split_records
 from tpkit.logs.rules import NEEDLES, apply_rules_wrapped, next_line
 from tpkit.logs.run import raw_line_settings
@@ -36,6 +37,23 @@ _WARNING_REACH = 10
 _NO_STEP = "last start-up step logged before it: none"
 _EXCEPTION = lazy(r"^\s*(?:[\w.]{1,200}\.)?([A-Z]\w{0,80}(?:Error|Exception|Exit))\b(?:\([\w.]{0,80}\))?:? ?"
                         r"(.{0,300})")
+_WORKER_METHOD = lazy(r"Exception in worker \S{1,80}(?: \S{1,80})? while processing method (\w{1,80})")
+"""vLLM V0's multiprocessing worker logs the worker method it was running when it raised, then the traceback
+(``logger.exception("Exception in worker %s while processing method %s.", ...)`` in
+``executor/multiproc_worker_utils.py _run_worker_process``, 0.10.1 wheel): the method (``load_model``,
+``determine_num_available_blocks``, ``initialize_cache``, ``start_worker_execution_loop``) is the outermost call
+of that traceback, which starts at ``_run_worker_process`` and so names no phase itself; V0's driver runs one method
+on every worker at a time (``_run_workers``), so a sibling's header places an error another worker printed"""
+_SOURCE_CALL = lazy(r"^\s{1,40}(?:[\w.]{1,80}(?:\s*,\s*[\w.]{1,80}){0,6}\s*=\s*)?(?:await\s+|return\s+)?"
+                   r"(?:[A-Za-z_]\w{0,80}\.){0,6}([A-Za-z_]\w{0,80})\(")
+"""the source line Python prints under a traceback frame, when it is a call: ``    self.load_model()``,
+``    self.tp_worker = TpModelWorker(``"""
+_STARTUP_FAILED = lazy(r"Engine core initialization failed|EngineCore failed to start")
+"""vLLM V1's start-up failure headers: the API server's RuntimeError (v1/engine/utils.py wait_for_engine_startup)
+and the engine core's log line (v1/engine/core.py run_engine_core), 0.17.0 and 0.20.0 wheels"""
+_NEWLINE = lazy(r"\n")
+_MID_PREFIX = lazy(r"\((?:VllmWorker|EngineCore|Worker_TP)")
+"""a vLLM process header inside a line (``logs.engine.FORMAT_MARKERS``' '(…' literals), read for its format"""
 _WINDOW_LINES, _LOOKBACK_LINES = 10, 200
 _TB_REACH = 120
 """a failure is explained by a traceback whose last frame is at most this many lines earlier"""
@@ -72,6 +90,9 @@ class Scan:
     _tracebacks: dict[str, _Traceback] = field(default_factory=dict)
     _warnings: dict[str, int] = field(default_factory=dict)  # per rank: the last Python warning header's line
     _past: list[_Traceback] = field(default_factory=list)  # every traceback with frames, in order (``finish``)
+    _methods: dict[str, tuple[int, str]] = field(default_factory=dict)  # per rank: V0's worker method header
+    _orphans: list[tuple[int, RankKey, str]] = field(default_factory=list)  # exception lines with no traceback
+    _starts: list[int] | None = None  # line start offsets (``_line_start``), counted on first use
     _last_rank: RankKey = MAIN
     _last_end: int = 0
     _consumed: set = field(default_factory=set)
@@ -109,6 +130,10 @@ class Scan:
         self.colour_codes += codes
         if line.startswith(("(", "[")):
             self._prefix_formats(line_no, line)
+            if line.startswith("[") and eng.SGLANG_HEADER.match(line):
+                self.votes["sglang"] = self.votes.get("sglang", 0) + 1
+        elif "(" in line and (mid := _MID_PREFIX.search(line, 0, 4000)):
+            self._prefix_formats(line_no, line[mid.start():])  # a progress bar glued before the header (vl_1292)
         self._source_line_format(line_no, line)
         self.settings += raw_line_settings(line, line_no=line_no)
         owner = None
@@ -119,6 +144,10 @@ class Scan:
                 owner = owner or self._owner(start)
                 rank = owner
             self.ranks.setdefault(rank.label, rank)
+            if record.rank is not None and rank.label != "main":
+                for engine, names in eng.PROCESS_NAMES:
+                    if names.match(rank.label):
+                        self.votes[engine] = self.votes.get(engine, 0) + 1
             last = i == len(records) - 1 and any(n in record.message for n in NEEDLES)
             following = next_line(self.text, end) if last else None
             self._record(line_no, start, end, rank, record.message, record.level, following)
@@ -238,8 +267,13 @@ class Scan:
 
     # -- tracebacks and failures ---------------------------------------------------------------------
     def _frames(self, line_no: int, rank: RankKey, message: str) -> None:
+        if "while processing method" in message and (m := _WORKER_METHOD.search(message)):
+            self._methods[rank.label] = (line_no, m.group(1))
         if _TB_START in message:
-            self._tracebacks[rank.label] = _Traceback(start=line_no, last=line_no)
+            tb = self._tracebacks[rank.label] = _Traceback(start=line_no, last=line_no)
+            header = self._methods.pop(rank.label, None)
+            if header is not None and 0 < line_no - header[0] <= 2:
+                tb.frames.append(f"{header[1]} (the worker method of V0's header, line {header[0]})")
         if "Warning: " in message and _PY_WARNING.search(message):
             self._warnings[rank.label] = line_no
         frames = _FRAME.findall(message)
@@ -289,6 +323,10 @@ class Scan:
             found = fl.traceback_phase(tb.frames, state)
             if found:
                 return found
+        if _STARTUP_FAILED.search(message[:300]):
+            found = self._root_cause_above(line_no, state)
+            if found:
+                return found
         return fl.warmup_phase(message, state) or (fl.marker_phase(state),
                                                    f"last start-up step logged before it: {state or 'none'}")
 
@@ -297,6 +335,10 @@ class Scan:
         if not found:
             tb = self._tracebacks.get(rank.label)
             m = _EXCEPTION.match(message) if tb is not None and not tb.closed and tb.frames else None
+            if m is None and len(self._orphans) < 64 and level not in ("WARNING", "WARN", "INFO", "DEBUG") \
+                    and (tb is None or tb.closed) and ("Error" in message or "Exception" in message) \
+                    and (o := _EXCEPTION.match(message)):
+                self._orphans.append((line_no, rank, f"{o.group(1)}: {o.group(2)}".strip()))
             if m:
                 # a traceback the engine logged at WARNING/INFO level is a handled exception, not the failure
                 # (vLLM's utils/import_utils.py _has_module logs a failed optional import, its traceback and the
@@ -333,23 +375,80 @@ class Scan:
             if f.severity != "error" or (f.phase_evidence != _NO_STEP and not after_header):
                 continue
             after = [tb for tb in self._past if tb.frames and f.line_no < tb.start <= f.line_no + _TB_REACH]
-            frames = min(after, key=lambda tb: tb.start).frames if after else []
+            frames = self._cut_frames(min(after, key=lambda tb: tb.start)) if after else []
             found = fl.traceback_phase(frames, f.phase_evidence.rpartition(": ")[2] if after_header else None)
             if found:
                 self.failures[i] = replace(f, phase=found[0], phase_evidence=f"{found[1]}, quoted after the error")
             elif f.phase_evidence == _NO_STEP and (load := fl.load_only_phase(f.kind, self._state.get("*"))):
                 self.failures[i] = replace(f, phase=load[0], phase_evidence=load[1])
+        self._orphan_errors()
         if any(f.severity == "error" for f in self.failures):
             return
         cut = [(label, tb) for label, tb in self._tracebacks.items() if tb.frames and not tb.closed]
         if not cut:
             return
         label, tb = max(cut, key=lambda item: item[1].last)
-        found = fl.frame_phase(tb.frames)
+        found = fl.frame_phase(self._cut_frames(tb))
         phase, why = found if found else (fl.marker_phase(self._state.get("*")), "last start-up step logged")
         self.failures.append(fl.Failure(
             kind="exception", severity="error", phase=phase, phase_evidence=why, rank=self.ranks.get(label, MAIN),
             line_no=tb.start, evidence=tb.frames[-1][:400], detail="traceback cut before its exception line"))
+
+
+    def _root_cause_above(self, line_no: int, state: str | None) -> tuple[str, str] | None:
+        """A failed start-up's header ('Engine core initialization failed. See root cause above.', 'EngineCore failed
+        to start') is placed by the other processes' tracebacks just above it, newest first: the engine core's
+        traceback is the root cause the API server's header points to; a multimodal encoder's frames there are
+        ``profile_run``'s (``phases.encoder_phase``)."""
+        for tb in reversed(self._past):
+            if tb.frames and 0 <= line_no - tb.last <= _TB_REACH:
+                found = fl.traceback_phase(tb.frames, state) or encoder_phase(tb.frames)
+                if found:
+                    return found[0], f"{found[1]}, the root cause above the start-up failure"
+        return None
+
+    def _orphan_errors(self) -> None:
+        """An exception line with no traceback of its own, right before an engine's failure header whose traceback
+        is cut before its exception line, names that failure's error: the engine logs the same record on every rank
+        (SGLang's scheduler: "Scheduler hit an exception: {traceback}", the traceback ending in the exception line;
+        managers/scheduler.py run_scheduler_process, 0.5.9 wheel), so the line is the tail of the previous rank's
+        record, the header the start of the next (sglang#28702, Google Cloud Logging's one entry per line)."""
+        for line_no, rank, text in self._orphans:
+            f = next((f for f in self.failures if f.severity == "error" and 0 < f.line_no - line_no <= 2
+                      and f.kind == "engine_start_failed"), None)
+            cut = f is not None and any(tb.frames and not tb.closed and f.line_no <= tb.start <= f.line_no + 1
+                                        for tb in self._past)
+            if cut:
+                self.failures.append(fl.Failure(
+                    kind="exception", severity="error", phase=f.phase,
+                    phase_evidence=f"{f.phase_evidence}; the exception line printed just before the header, the end "
+                                   "of the same record on another rank", rank=rank, line_no=line_no,
+                    evidence=text[:400], detail=text[:300]))
+
+    def _line_start(self, number: int) -> int | None:
+        """The offset of line ``number`` (from 1) in the text; the line starts are counted once, when first asked."""
+        if self._starts is None:
+            self._starts = [0, *(m.end() for m in _NEWLINE.finditer(self.text))]
+        return self._starts[number - 1] if 0 < number <= len(self._starts) else None
+
+    def _cut_frames(self, tb: _Traceback) -> list[str]:
+        """The frames of a traceback, and for one cut before its exception line the call its innermost frame was
+        making: Python prints each frame's line of source under it (``traceback.format_list``), and in a traceback
+        cut right after that line (sglang-kt's scheduler traceback ending in ``initialize`` with
+        ``    self.load_model()`` below it: ktransformers#1969) the call is where the run failed.  The source line
+        holds no trigger, so it is read here from the text, the line after the last frame's."""
+        if tb.closed or not tb.frames:
+            return tb.frames
+        start = self._line_start(tb.last + 1)
+        if start is None:
+            return tb.frames
+        line = self.text[start:self.text.find("\n", start) % (len(self.text) + 1)][:400]
+        records = split_records(clean_line(line)[0])  # a prefixed record ('(EngineCore pid=1)     self.x()')
+        message = records[-1].message if records else ""
+        m = _SOURCE_CALL.match(message)
+        if m is None or message.lstrip().startswith(("File ", "Traceback")):
+            return tb.frames
+        return [*tb.frames, f"{m.group(1)} (the call on the source line under frame {tb.frames[-1]})"]
 
 
 def _may_fail(message: str) -> bool:
