@@ -26,7 +26,8 @@ split from cli/__init__.py), plan vllm +1 more (engines.vllm.fi_allreduce: the F
 split from engines/vllm/baseline.py; every plan asks whether it applies), plan vllm +1 more (engines.vllm.sampler: the
 profile run's sampler phase, split from engines/vllm/profile.py).
 Helper tidy30 (2026-12-07, session 30): every command +1 (models.config_file: reading a config.json file, split from
-models/config.py at 492 lines; ``models.load`` reads every model through it).
+models/config.py at 492 lines; ``models.load`` reads every model through it); plan vllm +1 more
+(engines.vllm.plan_notes: the plan's warnings, split from engines/vllm/policy.py at 490 lines).
 """
 
 import contextlib
@@ -67,7 +68,7 @@ CASES = {
     "plan sglang text": (["plan", *KIMI, "--mem-fraction-static", "0.85"], PLAN_NOT + ("tpkit.engines.vllm.policy",),
                          97),
     "plan vllm json": (["plan", "meta-llama/Llama-3.1-8B-Instruct", "--engine", "vllm", "--gpu", "H100", "--json"],
-                       PLAN_NOT + ("tpkit.engines.sglang.policy", "tpkit.cli.render"), 114),  # +1 engines.vllm.maxlen (tidy27: the max model length vLLM accepts), +1 backend_choice (be11), +1 q14, +1 v0chunk, +1 lora_lines, +1 option_checks, +1 graph_fa3 (vx25: FLASH_ATTN on Hopper only), +1 cli.pasted (ux25)
+                       PLAN_NOT + ("tpkit.engines.sglang.policy", "tpkit.cli.render"), 115),  # +1 engines.vllm.maxlen (tidy27: the max model length vLLM accepts), +1 backend_choice (be11), +1 q14, +1 v0chunk, +1 lora_lines, +1 option_checks, +1 graph_fa3 (vx25: FLASH_ATTN on Hopper only), +1 cli.pasted (ux25)
     "perf sglang spec": (["perf", *KIMI, "--speculative-algorithm", "EAGLE3"], PERF_NOT + ("tpkit.perf.runtime_vllm",),
                          70),
     "perf sglang json": (["perf", *KIMI, "--json"], PERF_NOT + ("tpkit.perf.runtime_vllm",), 70),
