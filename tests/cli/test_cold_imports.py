@@ -27,7 +27,8 @@ split from engines/vllm/baseline.py; every plan asks whether it applies), plan v
 profile run's sampler phase, split from engines/vllm/profile.py).
 Helper tidy30 (2026-12-07, session 30): every command +1 (models.config_file: reading a config.json file, split from
 models/config.py at 492 lines; ``models.load`` reads every model through it); plan vllm +1 more
-(engines.vllm.plan_notes: the plan's warnings, split from engines/vllm/policy.py at 490 lines).
+(engines.vllm.plan_notes: the plan's warnings, split from engines/vllm/policy.py at 490 lines); plan vllm and
+explain vllm +1 (engines.vllm.batch_defaults: vLLM's default batch sizes, split from engines/vllm/inputs.py at 480).
 """
 
 import contextlib
@@ -68,7 +69,7 @@ CASES = {
     "plan sglang text": (["plan", *KIMI, "--mem-fraction-static", "0.85"], PLAN_NOT + ("tpkit.engines.vllm.policy",),
                          97),
     "plan vllm json": (["plan", "meta-llama/Llama-3.1-8B-Instruct", "--engine", "vllm", "--gpu", "H100", "--json"],
-                       PLAN_NOT + ("tpkit.engines.sglang.policy", "tpkit.cli.render"), 115),  # +1 engines.vllm.maxlen (tidy27: the max model length vLLM accepts), +1 backend_choice (be11), +1 q14, +1 v0chunk, +1 lora_lines, +1 option_checks, +1 graph_fa3 (vx25: FLASH_ATTN on Hopper only), +1 cli.pasted (ux25)
+                       PLAN_NOT + ("tpkit.engines.sglang.policy", "tpkit.cli.render"), 116),  # +1 engines.vllm.maxlen (tidy27: the max model length vLLM accepts), +1 backend_choice (be11), +1 q14, +1 v0chunk, +1 lora_lines, +1 option_checks, +1 graph_fa3 (vx25: FLASH_ATTN on Hopper only), +1 cli.pasted (ux25)
     "perf sglang spec": (["perf", *KIMI, "--speculative-algorithm", "EAGLE3"], PERF_NOT + ("tpkit.perf.runtime_vllm",),
                          70),
     "perf sglang json": (["perf", *KIMI, "--json"], PERF_NOT + ("tpkit.perf.runtime_vllm",), 70),
@@ -91,7 +92,7 @@ CASES = {
     "explain sglang text": (["explain", KIMI_LOG], EXPLAIN_NOT + ("tpkit.explain.vllm", "tpkit.engines.vllm"), 101),
     "explain sglang json": (["explain", KIMI_LOG, "--json"], EXPLAIN_NOT + ("tpkit.explain.vllm", "tpkit.engines.vllm"),
                             100),
-    "explain vllm": (["explain", VLLM_LOG], EXPLAIN_NOT + ("tpkit.explain.sglang", "tpkit.engines.sglang.pool"), 96),  # +1 engines.vllm.maxlen (tidy27)
+    "explain vllm": (["explain", VLLM_LOG], EXPLAIN_NOT + ("tpkit.explain.sglang", "tpkit.engines.sglang.pool"), 97),  # +1 engines.vllm.maxlen (tidy27)
 }
 
 

@@ -27,7 +27,8 @@ def _tokens(layout, available: Iv, ctx: Context, rules, pp: int) -> tuple[int, i
     """The printed token count for the low and high end of ``available`` (``engines.vllm.capacity.plan_capacity``:
     ≥ 0.20.1 int(max_concurrency × max_model_len), V1 < 0.20.1 blocks // groups × block, V0 blocks × block)."""
     from tpkit.engines.vllm.capacity import max_concurrent_batches, plan_capacity
-    from tpkit.engines.vllm.inputs import derived_max_model_len, mm_prefix_batch_floor
+    from tpkit.engines.vllm.batch_defaults import mm_prefix_batch_floor
+    from tpkit.engines.vllm.maxlen import derived_max_model_len
 
     length = int(ctx.get("context_length") or derived_max_model_len(ctx.model, rules)[0])
     batched = int(ctx.get("max_num_batched_tokens") or 2048)
@@ -194,10 +195,10 @@ def _other_end(ctx: Context, tp: int, pp: int, block: int, rules, available: Iv,
 
 def _rebuilt_dsv4(ctx: Context, rules, available: Iv | None) -> "Rebuilt":
     """DeepSeek-V4 (``explain.vdsv4``): the batched tokens as printed, else the release's default on the log's GPU
-    for the entrypoint the log shows (``engines.vllm.inputs.default_batched_tokens``; the API server's unless
+    for the entrypoint the log shows (``engines.vllm.batch_defaults.default_batched_tokens``; the API server's unless
     ``logs.run.entrypoint_settings`` finds the offline LLM class; 2048 / 8192 when the GPU is not known)."""
     from tpkit.engines.vllm.dsv4 import BLOCK
-    from tpkit.engines.vllm.inputs import default_batched_tokens
+    from tpkit.engines.vllm.batch_defaults import default_batched_tokens
     from tpkit.explain.vdsv4 import rebuilt_dsv4
 
     batched = ctx.get("max_num_batched_tokens")
