@@ -188,11 +188,13 @@ class _Reader:
 def _text_config(cfg: dict, where: str, assumptions: list[str]) -> dict:
     """The language-model part: ``text_config`` merged over inherited wrapper keys, plus library defaults."""
     text = dict(cfg)
+    _check_model_type(cfg.get("model_type"), where, "model_type")
     if cfg.get("text_config") is not None and not isinstance(cfg["text_config"], dict):
         raise ConfigError(f"{where}: text_config must be an object (the language model's config), "
                           f"got {type(cfg['text_config']).__name__} {cfg['text_config']!r:.60}")
     if isinstance(cfg.get("text_config"), dict):
         text = dict(cfg["text_config"])
+        _check_model_type(text.get("model_type"), where, "text_config.model_type")
         for key in ("quantization_config", "torch_dtype", "dtype", "tie_word_embeddings"):
             if key not in text and key in cfg:
                 text[key] = cfg[key]
@@ -206,9 +208,6 @@ def _text_config(cfg: dict, where: str, assumptions: list[str]) -> dict:
                                "without them)")
     if not text.get("model_type"):
         raise ConfigError(f"{where}: required field 'model_type' is missing; is this an HF config.json?")
-    if not isinstance(text["model_type"], str):
-        raise ConfigError(f"{where}: model_type must be a string such as \"llama\", got "
-                          f"{type(text['model_type']).__name__} {text['model_type']!r:.60}")
     if text["model_type"] == "lfm2":
         _lfm2_spellings(text)
     if text["model_type"] in CLASSIC_MODEL_TYPES:
@@ -218,6 +217,15 @@ def _text_config(cfg: dict, where: str, assumptions: list[str]) -> dict:
             text[key] = value
             assumptions.append(f"{key} absent: {text['model_type']} library default {value}")
     return text
+
+
+def _check_model_type(value, where: str, field: str) -> None:
+    """A ``model_type`` that is present must be a string (transformers' ``AutoConfig`` looks its config class up by
+    it): checked, for the wrapper's and the nested ``text_config``'s, before either is looked up in a table (fuzz
+    seed 29, case 2416: a list reached the wrapper → text type map, a TypeError)."""
+    if value is not None and not isinstance(value, str):
+        raise ConfigError(f"{where}: {field} must be a string such as \"llama\", got {type(value).__name__} "
+                          f"{value!r:.60}")
 
 
 def _lfm2_spellings(text: dict) -> None:
