@@ -132,17 +132,17 @@ def _rule_words(ctx: Context, rules) -> str:
 
 
 def _inner_releases(ends: tuple[str, str]) -> tuple[str, ...]:
-    """The releases strictly between the two ends of a range where a vLLM rule changes (``versions._BOUNDARIES``),
-    oldest first: a rule set that holds only inside the range (vl_920's 0.19.2rc1 nightly, read as ≥ 0.8: the groups
-    tokens rule with Qwen3.5's config-read SSM dtype holds from 0.17.0 to 0.20.0, at neither end) is rebuilt too
-    (helper v920, 2026-12-05).  Empty where an end does not parse."""
-    from tpkit.engines.vllm.versions import _BOUNDARIES, PlanInputError, parse_version
+    """The releases strictly between the two ends of a range where a vLLM rule changes
+    (``versions.rule_change_releases``), oldest first: a rule set that holds only inside the range (vl_920's
+    0.19.2rc1 nightly, read as ≥ 0.8: the groups tokens rule with Qwen3.5's config-read SSM dtype holds from 0.17.0 to
+    0.20.0, at neither end) is rebuilt too (helper v920, 2026-12-05).  Empty where an end does not parse."""
+    from tpkit.engines.vllm.versions import PlanInputError, parse_version, rule_change_releases
 
     try:
         low, high = parse_version(ends[0]), parse_version(ends[1])
     except PlanInputError:
         return ()
-    return tuple(".".join(map(str, first)) for first, _ in _BOUNDARIES if low < first < high)
+    return tuple(".".join(map(str, first)) for first in rule_change_releases() if low < first < high)
 
 
 def _other_end(ctx: Context, tp: int, pp: int, block: int, rules, available: Iv, predicted: tuple[int, int],
