@@ -18,6 +18,7 @@ CITE_CASE_IDS = frozenset({
     "engines/sglang/dsv4.py",
     "engines/sglang/load.py",
     "engines/sglang/streams.py",
+    "engines/vllm/batch_defaults.py",  # the batch-default provenance moved from inputs.py (tidy30, session 30)
     "engines/unified.py",
     "engines/vllm/dsv4_profile.py",
     "engines/vllm/encoder_llava.py",
@@ -28,7 +29,6 @@ CITE_CASE_IDS = frozenset({
     "engines/vllm/graph_evidence.py",
     "engines/vllm/graphs.py",
     "engines/vllm/graphs_not_evidence.py",
-    "engines/vllm/inputs.py",
     "engines/vllm/layout.py",
     "engines/vllm/marlin_v0.py",
     "engines/vllm/mixtral_v0.py",
