@@ -18,8 +18,8 @@ CITE_CASE_IDS = frozenset({
     "engines/sglang/dsv4.py",
     "engines/sglang/load.py",
     "engines/sglang/streams.py",
-    "engines/vllm/batch_defaults.py",  # the batch-default provenance moved from inputs.py (tidy30, session 30)
     "engines/unified.py",
+    "engines/vllm/batch_defaults.py",  # the batch-default provenance moved from inputs.py (tidy30, session 30)
     "engines/vllm/dsv4_profile.py",
     "engines/vllm/encoder_llava.py",
     "engines/vllm/encoder_qwen2vl.py",
