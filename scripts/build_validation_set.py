@@ -3621,7 +3621,7 @@ COLLECTION_EDITS.setdefault("sg_037", {})["why_off"] = AMD26_OFF["sg_037"]  # a 
 
 ENTRYPOINTS = {  # helper llmc (2026-12-05): the vLLM entrypoint of the records not in data_public (corpus logs, the
     # shared set), with its evidence; the public cases carry theirs in data_public/vllm_cases.json.  "llm" plans with
-    # --vllm-entrypoint llm (the LLM class's V1 batch defaults, engines.vllm.inputs.default_batched_tokens)
+    # --vllm-entrypoint llm (the LLM class's V1 batch defaults, engines.vllm.batch_defaults.default_batched_tokens)
     "case_020": ("serve", "command: 'vllm serve /path/to/Qwen3-235B-A22B-FP8 --tensor-parallel-size 4 --kv-transfer-config …'"),
     "case_021": (None, "not stated"),
     "case_022": (None, "not stated"),

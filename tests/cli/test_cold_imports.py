@@ -25,6 +25,10 @@ records, split from perf/work.py), every command +1 (cli.streams: the standard s
 split from cli/__init__.py), plan vllm +1 more (engines.vllm.fi_allreduce: the FlashInfer all-reduce fusion workspace,
 split from engines/vllm/baseline.py; every plan asks whether it applies), plan vllm +1 more (engines.vllm.sampler: the
 profile run's sampler phase, split from engines/vllm/profile.py).
+Helper tidy30 (2026-12-07, session 30): every command +1 (models.config_file: reading a config.json file, split from
+models/config.py at 492 lines; ``models.load`` reads every model through it); plan vllm +1 more
+(engines.vllm.plan_notes: the plan's warnings, split from engines/vllm/policy.py at 490 lines); plan vllm and
+explain vllm +1 (engines.vllm.batch_defaults: vLLM's default batch sizes, split from engines/vllm/inputs.py at 480).
 """
 
 import contextlib
@@ -63,13 +67,13 @@ PLAN_NOT = ("tpkit.perf", "tpkit.cli.perf", "tpkit.logs", "tpkit.explain", "tpki
 CASES = {
     # name: (argv, prefixes it must not import, ceiling on tpkit modules (count on 2026-12-04 + 3))
     "plan sglang text": (["plan", *KIMI, "--mem-fraction-static", "0.85"], PLAN_NOT + ("tpkit.engines.vllm.policy",),
-                         96),
+                         97),
     "plan vllm json": (["plan", "meta-llama/Llama-3.1-8B-Instruct", "--engine", "vllm", "--gpu", "H100", "--json"],
-                       PLAN_NOT + ("tpkit.engines.sglang.policy", "tpkit.cli.render"), 113),  # +1 engines.vllm.maxlen (tidy27: the max model length vLLM accepts), +1 backend_choice (be11), +1 q14, +1 v0chunk, +1 lora_lines, +1 option_checks, +1 graph_fa3 (vx25: FLASH_ATTN on Hopper only), +1 cli.pasted (ux25)
+                       PLAN_NOT + ("tpkit.engines.sglang.policy", "tpkit.cli.render"), 116),  # +1 engines.vllm.maxlen (tidy27: the max model length vLLM accepts), +1 backend_choice (be11), +1 q14, +1 v0chunk, +1 lora_lines, +1 option_checks, +1 graph_fa3 (vx25: FLASH_ATTN on Hopper only), +1 cli.pasted (ux25)
     "perf sglang spec": (["perf", *KIMI, "--speculative-algorithm", "EAGLE3"], PERF_NOT + ("tpkit.perf.runtime_vllm",),
-                         69),
-    "perf sglang json": (["perf", *KIMI, "--json"], PERF_NOT + ("tpkit.perf.runtime_vllm",), 69),
-    "perf vllm": (["perf", "meta-llama/Llama-3.1-8B-Instruct", "--gpu", "H100", "--engine", "vllm"], PERF_NOT, 65),
+                         70),
+    "perf sglang json": (["perf", *KIMI, "--json"], PERF_NOT + ("tpkit.perf.runtime_vllm",), 70),
+    "perf vllm": (["perf", "meta-llama/Llama-3.1-8B-Instruct", "--gpu", "H100", "--engine", "vllm"], PERF_NOT, 66),
     # 56: + tpkit.engines(.vllm) packages and backend_choice, the shared backend choice (SHARED; be11)
     # perf +1: tpkit.perf.draft_terms, the draft step's measured terms, imported by perf.spec (helper draft13)
     # perf +1: tpkit.perf.fa2_verify, the verify's attention mode, imported by perf.runtime and perf.work (aw13)
@@ -87,10 +91,10 @@ CASES = {
     # split out of logs/scan.py and logs/settings.py at their 500-line limit (lead, session 29)
     # explain +1: tpkit.logs.releases, the release-range arithmetic split out of logs/engine.py at its 500-line limit
     # (ex30)
-    "explain sglang text": (["explain", KIMI_LOG], EXPLAIN_NOT + ("tpkit.explain.vllm", "tpkit.engines.vllm"), 101),
+    "explain sglang text": (["explain", KIMI_LOG], EXPLAIN_NOT + ("tpkit.explain.vllm", "tpkit.engines.vllm"), 102),
     "explain sglang json": (["explain", KIMI_LOG, "--json"], EXPLAIN_NOT + ("tpkit.explain.vllm", "tpkit.engines.vllm"),
-                            100),
-    "explain vllm": (["explain", VLLM_LOG], EXPLAIN_NOT + ("tpkit.explain.sglang", "tpkit.engines.sglang.pool"), 96),  # +1 engines.vllm.maxlen (tidy27)
+                            101),
+    "explain vllm": (["explain", VLLM_LOG], EXPLAIN_NOT + ("tpkit.explain.sglang", "tpkit.engines.sglang.pool"), 98),  # +1 engines.vllm.maxlen (tidy27)
 }
 
 

@@ -35,7 +35,7 @@ PLAN_FLAGS = frozenset({
     "--limit-mm-per-prompt",  # helper lmm: the encoder profile's modalities and items per prompt
     "--language-model-only",  # helper lmo: both engines; the vision tower the release does not build
     "--enable-prefix-caching",  # helper mv5: a hybrid's mamba cache mode (engines.vllm.mamba)
-    "--enable-chunked-prefill",  # helper mv20: V0's profile budget when given (engines.vllm.inputs._v0_batch)
+    "--enable-chunked-prefill",  # helper mv20: V0's profile budget when given (engines.vllm.batch_defaults._v0_batch)
     "--no-async-scheduling",  # helper mv7: one batch in flight for the sliding-window need (engines.vllm.capacity)
     "--no-enable-extensible-kv-cache",  # helper cur17: vLLM >= 0.34 sizes the KV cache after warm-up unless given
     "--compile-cache",  # tpkit's own: vLLM's torch.compile cache at start-up (not a vLLM flag)

@@ -19,6 +19,7 @@ CITE_CASE_IDS = frozenset({
     "engines/sglang/load.py",
     "engines/sglang/streams.py",
     "engines/unified.py",
+    "engines/vllm/batch_defaults.py",  # the batch-default provenance moved from inputs.py (tidy30, session 30)
     "engines/vllm/dsv4_profile.py",
     "engines/vllm/encoder_llava.py",
     "engines/vllm/encoder_qwen2vl.py",
@@ -28,7 +29,6 @@ CITE_CASE_IDS = frozenset({
     "engines/vllm/graph_evidence.py",
     "engines/vllm/graphs.py",
     "engines/vllm/graphs_not_evidence.py",
-    "engines/vllm/inputs.py",
     "engines/vllm/layout.py",
     "engines/vllm/marlin_v0.py",
     "engines/vllm/mixtral_v0.py",

@@ -18,7 +18,8 @@ from tpkit.engines.sglang.rope import rope_reserve, rotary_modules
 from tpkit.engines.vllm.policy import rotary_cache_bytes as vl_bytes
 from tpkit.hardware.catalog import lookup_gpu
 from tpkit.models.catalog import find_entry
-from tpkit.models.config import from_config_dict, read_config_file
+from tpkit.models.config import from_config_dict
+from tpkit.models.config_file import read_config_file
 from tpkit.units import Bytes, MiB
 
 ROOT = Path(__file__).resolve().parents[2]

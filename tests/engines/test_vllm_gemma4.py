@@ -26,7 +26,8 @@ import pytest
 
 from tpkit.engines.vllm import VllmOptions, resolve_rules
 from tpkit.engines.vllm.capacity import plan_capacity
-from tpkit.engines.vllm.inputs import mm_prefix_batch_floor, resolve_inputs
+from tpkit.engines.vllm.batch_defaults import mm_prefix_batch_floor
+from tpkit.engines.vllm.inputs import resolve_inputs
 from tpkit.engines.vllm.pages import build_layout, stage_layer_kinds
 from tpkit.errors import PlanInputError
 from tpkit.hardware.gpu import GpuSpec

@@ -399,7 +399,7 @@ def test_derived_max_model_len_applies_the_rope_scaling_factor_per_release():
     """_get_and_verify_max_len: the rope_scaling factor multiplies the length for types other than su / longrope /
     llama3 (Gemma-3 excluded); YaRN counts from original_max_position_embeddings × factor before 0.30 and is taken
     as already scaled from 0.30 (config/model.py, vllm 0.29.0 vs 0.30.0 wheels)."""
-    from tpkit.engines.vllm.inputs import derived_max_model_len
+    from tpkit.engines.vllm.maxlen import derived_max_model_len
 
     cfg = json.loads((DATA / "meta-llama--Llama-3.1-8B-Instruct.json").read_text())
     yarn = {**cfg, "max_position_embeddings": 40_960,

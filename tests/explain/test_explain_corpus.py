@@ -403,7 +403,7 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     or worker the printed number comes from, their reasons in models.json notes.
     Helper gm4 (2026-12-04): 45 on the merged main with Gemma 4 planned (vl_076: 25 sliding layers of
     8 KV heads × 256 and 5 full layers of 2 KV heads × 512 in six groups of 5, ``engines.vllm.pages``, and the
-    2,496-token batched default of a multimodal prefix-LM model, ``engines.vllm.inputs.mm_prefix_batch_floor``).
+    2,496-token batched default of a multimodal prefix-LM model, ``engines.vllm.batch_defaults.mm_prefix_batch_floor``).
     Helper new2 (2026-12-04) added five anchored vLLM logs (vl_077 0.15.1 on an A100-40GB, vl_078 0.10.2 on 8 x L40S
     with expert parallel, vl_079-081 0.27.1 on an L4; no rule changed): 49 of the 73 (vl_078 misses by +0.26 %, the
     one-worker-line reason of 0.8.2-0.11.0).

@@ -97,7 +97,7 @@ def test_the_bound_is_where_the_planner_starts_to_fail():
     """The closed form K / f against the planner itself: the log's settings on the card less a little under the bound
     still hold tokens, a little over it none; at 0.15 the same holds around the tolerance."""
     from tpkit.engines.sglang.options import SglangOptions
-    from tpkit.explain.planned import _plan
+    from tpkit.explain.planned import catalog_plan
     from tpkit.parallel import ParallelSpec
     from tpkit.units import Bytes
 
@@ -110,7 +110,7 @@ def test_the_bound_is_where_the_planner_starts_to_fail():
 
     def tokens(held_gib, f):
         gpu = replace(ctx.gpu, total_bytes=Bytes(int(total - held_gib * GIB)))
-        r = _plan(ctx.model, gpu, par, replace(options, mem_fraction_static=f))
+        r = catalog_plan(ctx.model, gpu, par, replace(options, mem_fraction_static=f))
         return r.kv_tokens if r.verdict.fits else 0
 
     assert tokens(13.86 - 0.2, 0.12) > 0 and tokens(13.86 + 0.2, 0.12) == 0

@@ -17,7 +17,7 @@ import pytest
 
 from tpkit.models import load_model
 from tpkit.models.catalog import find_entry
-from tpkit.models.config import read_config_file
+from tpkit.models.config_file import read_config_file
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "logs" / "data"

@@ -266,3 +266,21 @@ def test_a_consistent_header_still_reads(tmp_path):
     assert (t.dtype, t.shape, t.nbytes) == ("BF16", (4,), 8)
     [t] = read_header(_one_tensor(tmp_path, [0, 8], dtype="F4_SOMETHING_NEW", shape=(16,)))  # unknown: not size-checked
     assert t.nbytes == 8
+
+
+@pytest.mark.parametrize("wrapper_type, text_type", [
+    ([None], None), ({"a": 1}, None), (["gemma3"], "gemma3_text"),  # the wrapper's own model_type
+    ("gemma3", [None]), ("gemma3", {"a": 1}), (None, ["gemma3_text"]),  # the nested text config's
+])
+def test_a_model_type_of_the_wrong_type_beside_a_text_config_is_a_config_error(wrapper_type, text_type):
+    """Fuzz seed 29 (session 30, helper tidy30), case 2416: a gemma-3 wrapper whose model_type was ``[null]`` reached
+    the wrapper → text type map before the type check (``TypeError: unhashable type: 'list'``); both model_types are
+    now checked before either is looked up."""
+    text = {k: v for k, v in tiny_llama().items() if k not in ("model_type", "architectures")}
+    if text_type is not None:
+        text["model_type"] = text_type
+    cfg = {"architectures": ["Gemma3ForConditionalGeneration"], "text_config": text, "vision_config": {"model_type": 5}}
+    if wrapper_type is not None:
+        cfg["model_type"] = wrapper_type
+    with pytest.raises(ConfigError, match="model_type must be a string"):
+        from_config_dict(cfg, name="t", source="t/config.json")

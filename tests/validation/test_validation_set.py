@@ -282,7 +282,7 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
     # NVIDIA container 26.01 on a Dell Pro Max GB10, fp8 KV, Qwen2.5-14B-Instruct-FP8-dynamic util 0.4 / Qwen3-30B-A3B-FP8
     # util 0.3): -11.9 % / -73.7 %, both outside: 135 scored, median 1.46 %, p90 9.65 %, 86 % inside. GB10's NVML
     # reports no memory total, so vLLM's batch defaults see 0 bytes (2048 / 256, printed) in every release, not
-    # only from 0.28 (inputs._nvml_has_no_memory_total): +1.7 % (inside) / +28.6 % (cold compile on unified
+    # only from 0.28 (batch_defaults._nvml_has_no_memory_total): +1.7 % (inside) / +28.6 % (cold compile on unified
     # memory, unexplained, §6.4); vl_072 -0.2 -> +0.6 % leaves its narrow band: 135 scored, median 1.46 %,
     # p90 9.57 %, 116/135 inside (85.9 %): LOOSENED p90 0.095 -> 0.096, inside 0.87 -> 0.85
     # then vp_262 (samiulabir201/swiss-legal-citation-retrieval's notebook, vLLM 0.20.2 LLM class, Qwen3-Reranker-8B on
@@ -382,7 +382,7 @@ REACHED = {  # engine: (median ≤, p90 ≤, inside ≥) reached on this branch 
     # 152 scored, median 1.55 %, p90 9.57 %, 130/152 (85.5 %) inside: LOOSENED p90 0.091 -> 0.096, inside
     # 0.86 -> 0.85 for vp_370-vp_372. Then --enable-chunked-prefill as given replaces V0's long-context
     # default (vLLM 0.6.3 engine/arg_utils.py create_engine_config, config.py SchedulerConfig;
-    # engines/vllm/inputs.py _v0_batch): vp_372 +15.2 %, still outside, no other case moves (level unchanged)
+    # engines/vllm/batch_defaults.py _v0_batch): vp_372 +15.2 %, still outside, no other case moves (level unchanged)
     # then vp_373 (an OpenShift AI note: vLLM 0.9.2 Qwen2.5-VL-7B-Instruct tp 2 on two L4, 8,192) +3.0 % blind,
     # inside, no rule changed: 153 scored, median 1.56 %, p90 9.50 %, 131/153 (85.6 %) inside (level unchanged)
     # then vp_374 (a benchmark note: vLLM 0.4.1 Meta-Llama-3-8B-Instruct on an RTX 3090, XFormers) +9.2 % blind,

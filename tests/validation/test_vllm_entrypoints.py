@@ -1,7 +1,7 @@
 """The vLLM entrypoint of every validation case (helper llmc, 2026-12-05): the offline ``vllm.LLM`` class
 (``UsageContext.LLM_CLASS``: python scripts, notebooks, ``benchmark_throughput.py`` / ``benchmark_latency.py``,
 ``vllm bench throughput|latency``) gets other V1 batch defaults than ``vllm serve`` (``engine/arg_utils.py``;
-``engines.vllm.inputs.default_batched_tokens``).  Every case records ``entrypoint`` (llm, serve, engine_context or
+``engines.vllm.batch_defaults.default_batched_tokens``).  Every case records ``entrypoint`` (llm, serve, engine_context or
 None) and the quote that shows it; an LLM-class case is planned with ``--vllm-entrypoint llm``; the eight cases whose
 batch budget was passed by hand without a printed number now take it from the entrypoint, at the same values.
 Helper bl16b (2026-12-05): vp_683 (a ``vllm serve`` command) brings the serve count to 236 (244 with bl16, lead merge)."""

@@ -110,7 +110,8 @@ def long_len_note(args, model) -> tuple[str, ...]:
     (``_get_and_verify_max_len``; ``engines.vllm.options``), and so does the plan."""
     if args.engine != "vllm" or not getattr(args, "max_model_len", None):
         return ()
-    from tpkit.engines.vllm.inputs import derived_max_model_len, long_len_allowed
+    from tpkit.engines.vllm.inputs import long_len_allowed
+    from tpkit.engines.vllm.maxlen import derived_max_model_len
     from tpkit.engines.vllm.maxlen import config_model_max_length
     from tpkit.engines.vllm.versions import resolve_rules
 

@@ -106,6 +106,34 @@ def image_sampler_reading(raw: bytes | str, version: str | None, gpu, values: di
                                         "otherwise")
 
 
+def _tp_from_ranks_or_default(parsed: ParsedLog, values: dict, sources: dict, notes: list, raw: bytes | None) -> None:
+    """Where the log's settings name no tp: the ranks its lines tag (``runtp.tp_from_ranks``, read in the SGLang tag
+    era of its release or date), else 1 where the log shows a single-GPU run (``tp_default_evidence``)."""
+    if "tp" not in values:
+        formats = () if parsed.engine.version_printed else tuple(
+            e.claim for e in parsed.engine.evidence if e.claim.startswith("format "))
+        era = sglang_tag_era(parsed.engine.version, values.get("log_date"), formats)
+        tp_from_ranks(parsed, values, sources, notes, era, raw, tag_era_basis(parsed.engine.version, formats))
+    if "tp" not in values:
+        why = tp_default_evidence(parsed)
+        if why:
+            values["tp"], sources["tp"] = 1, why
+
+
+def _vllm_run_facts(parsed: ParsedLog, raw: bytes | None, version, gpu, values: dict, sources: dict) -> list[str]:
+    """A vLLM log's run facts beyond its settings, into ``values`` / ``sources``: the V0 engine of a 0.8–0.10 release
+    (read by its rules, ``vtokens.log_rules``), the official image's sampler; → the notes on the compile cache and
+    the model runner."""
+    from tpkit.explain.runfacts import v0_formats
+
+    if v0_formats(parsed, version):
+        values["vllm_v0_engine"] = True
+        sources["vllm_v0_engine"] = "the log's line formats: V0's and none of V1's (explain.runfacts.v0_formats)"
+    if raw is not None and "topk_topp_sampler" not in values and not values.get("vllm_v0_engine"):
+        image_sampler_reading(raw, version, gpu, values, sources)
+    return compile_cache_note(values, sources, version) + runner_note(values, sources)
+
+
 def build_context(parsed: ParsedLog, flags: dict | None = None, *, forced_custom_allreduce: bool = False,
                   text_settings: dict | None = None, raw: bytes | None = None) -> Context:
     """The run from the log, gaps filled by ``flags`` (argparse dests → values; None = not given).
@@ -118,15 +146,7 @@ def build_context(parsed: ParsedLog, flags: dict | None = None, *, forced_custom
     values, sources = logged_values(run, text_settings)
     apply_flags(flags, values, sources, contradictions)
     prefix_caching_flag(flags, values, sources, contradictions)
-    if "tp" not in values:
-        formats = () if parsed.engine.version_printed else tuple(
-            e.claim for e in parsed.engine.evidence if e.claim.startswith("format "))
-        era = sglang_tag_era(parsed.engine.version, values.get("log_date"), formats)
-        tp_from_ranks(parsed, values, sources, notes, era, raw, tag_era_basis(parsed.engine.version, formats))
-    if "tp" not in values:
-        why = tp_default_evidence(parsed)
-        if why:
-            values["tp"], sources["tp"] = 1, why
+    _tp_from_ranks_or_default(parsed, values, sources, notes, raw)
     engine, version = engine_and_version(parsed, flags, contradictions, notes, values)
     model, model_source = resolve_model(parsed, flags, notes)
     tp_divides_heads(model, values, sources)
@@ -150,17 +170,7 @@ def build_context(parsed: ParsedLog, flags: dict | None = None, *, forced_custom
         gpu, gpu_source, inferred = sglang_gpu(parsed, values, flags, gpu, gpu_source, contradictions, notes)
     links = links_from_log(raw, values, notes)
     if engine == "vllm":
-        from tpkit.explain.runfacts import v0_formats
-
-        if v0_formats(parsed, version):  # the V0 engine of a 0.8–0.10 release: read by its rules (vtokens.log_rules)
-            values["vllm_v0_engine"] = True
-            sources["vllm_v0_engine"] = "the log's line formats: V0's and none of V1's (explain.runfacts.v0_formats)"
-    if engine == "vllm" and raw is not None and "topk_topp_sampler" not in values \
-            and not values.get("vllm_v0_engine"):
-        image_sampler_reading(raw, version, gpu, values, sources)
-    if engine == "vllm":
-        notes += compile_cache_note(values, sources, version)
-        notes += runner_note(values, sources)
+        notes += _vllm_run_facts(parsed, raw, version, gpu, values, sources)
     if run.gpu_total is not None and gpu is not None and not run.gpu_total.contains(gpu.total_bytes,
                                                                                    slack=gpu.total_bytes * 0.002):
         notes.append(f"the log prints a device total of {run.gpu_total.text}, {gpu.name} has "

@@ -20,7 +20,7 @@ from tpkit.units import Bytes, GiB, format_bytes
 
 __all__ = ["Fix", "Diagnosis", "MARGIN", "RENAMED", "INSTEAD", "release_fixes", "capture_error_not_memory",
            "pool_error_not_memory", "custom_allreduce_fix",
-           "MAX_FRACTION", "fp8_could_halve_weights", "bytes_text", "kv_heads_shard"]
+           "MAX_FRACTION", "fp8_could_halve_weights", "bytes_text", "kv_heads_shard", "names_a_cause"]
 
 MARGIN = GiB(1)
 """headroom a re-planned fraction leaves above the bare need (activations of the first batch)"""
@@ -94,6 +94,14 @@ def fp8_could_halve_weights(ctx) -> bool:
 
 _CUDA_ERROR = re.compile(r"CUDA error: ([^\n]{1,160})")
 _MEMORY_WORDS = ("out of memory", "outofmemory", "cudaerrormemoryallocation", "alloc_failed", "tried to allocate")
+
+
+def names_a_cause(texts) -> bool:
+    """Whether any of ``texts`` (failures' details and evidence) names what failed: a memory word
+    (``_MEMORY_WORDS``), a CUDA error or a Python exception class.  A run whose failure texts name none says only
+    that it failed (``explain.unnamed``)."""
+    return any(w in t.lower() for t in texts for w in _MEMORY_WORDS) or any(
+        _CUDA_ERROR.search(t) or _EXCEPTION_NAME.search(t) for t in texts)
 
 
 def capture_error_not_memory(parsed) -> str | None:

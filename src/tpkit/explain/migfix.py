@@ -76,16 +76,16 @@ def _on(ctx, a, alt, why: str):
         return layout_fix(a, moved, flags=flags, tp=int(ctx.get("tp", 1) or 1), quantization=log_quantization(moved),
                           why=why, fallback=None)
     if ctx.engine == "sglang" and ctx.model is not None:
-        from tpkit.explain.planned import _band, _plan, log_settings_sglang
+        from tpkit.explain.planned import band_text, catalog_plan, log_settings_sglang
 
         try:
             version, _, parallel, options = log_settings_sglang(moved)
-            result = _plan(ctx.model, alt, parallel, options)
+            result = catalog_plan(ctx.model, alt, parallel, options)
         except REFUSED:
             return None
         low = result.band.kv_tokens[0] if result.band is not None else result.kv_tokens
         fits = bool(result.verdict.fits) and low > 0
         return Fix(flags=flags, kv_tokens=result.kv_tokens if result.verdict.fits else 0, fits=fits, why=why,
                    note=f"planned from the catalog (tpkit plan: {ctx.model_source}, {alt.name}, SGLang {version} "
-                        f"rules), not from the log's numbers; {_band(result)}")
+                        f"rules), not from the log's numbers; {band_text(result)}")
     return None

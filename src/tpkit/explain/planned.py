@@ -14,19 +14,22 @@ from __future__ import annotations
 from dataclasses import replace
 from tpkit.explain.refusals import REFUSED
 
-__all__ = ["catalog_fixes_sglang", "log_settings_sglang"]
+__all__ = ["catalog_fixes_sglang", "log_settings_sglang", "catalog_plan", "band_text"]
 
 _FRACTIONS = (0.85, 0.88, 0.9, 0.92, 0.94)
 
 
-def _plan(model, gpu, parallel, options):
+def catalog_plan(model, gpu, parallel, options):
+    """``plan_sglang``'s plan with the catalog's band (``memory.band.with_band``): what each catalog fix is planned
+    with (here and in ``explain.migfix``)."""
     from tpkit.engines.sglang.policy import plan_sglang
     from tpkit.memory.band import with_band
 
     return with_band(plan_sglang, model, gpu, parallel, options)
 
 
-def _band(result) -> str:
+def band_text(result) -> str:
+    """A catalog plan's KV tokens as a fix's note gives them, with the band where it has one."""
     if result.band is None:
         return f"{result.kv_tokens:,} tokens"
     lo, hi = result.band.kv_tokens
@@ -66,7 +69,7 @@ def catalog_fixes_sglang(ctx, fractions: tuple[float, ...] | None = None) -> tup
         return [], None
     try:
         version, capped, parallel, options = log_settings_sglang(ctx)
-        base = _plan(ctx.model, ctx.gpu, parallel, options)
+        base = catalog_plan(ctx.model, ctx.gpu, parallel, options)
     except REFUSED:  # settings the planner refuses: no planned fix, never a crash
         return [], None
     dpa, tp, dp = parallel.dp_attention, parallel.tp, parallel.dp
@@ -92,14 +95,14 @@ def catalog_fixes_sglang(ctx, fractions: tuple[float, ...] | None = None) -> tup
 
     def fix(flags, par, opt):
         try:
-            result = _plan(ctx.model, ctx.gpu, par, opt)
+            result = catalog_plan(ctx.model, ctx.gpu, par, opt)
         except REFUSED:  # a knob the planner refuses is not a fix
             return None
         low = result.band.kv_tokens[0] if result.band is not None else result.kv_tokens
         edge = "" if not result.verdict.fits or low > 0 else "; the band's low end holds no token: not called a fit"
         return dict(flags=flags, kv_tokens=result.kv_tokens if result.verdict.fits else 0,
                     fits=bool(result.verdict.fits) and reproduced and low > 0, why=result.verdict.message[:200],
-                    note=f"{where}; {_band(result)}{edge}")
+                    note=f"{where}; {band_text(result)}{edge}")
 
     fixes = [f for f in (fix(*t) for t in tries[:1] if dpa) if f is not None]
     planned = [f for f in (fix(*t) for t in fractions) if f is not None]
@@ -153,7 +156,7 @@ def _other_tenant(ctx, base, parallel, options, where: str) -> tuple[str, dict] 
     held_gib, tolerates_gib = held / 2**30, tolerates / 2**30  # floats: k / f is not a whole count of bytes
     try:
         less = dc_replace(ctx.gpu, total_bytes=Bytes(int(ctx.gpu.total_bytes.bytes - held)))
-        result = _plan(ctx.model, less, parallel, replace(options, mem_fraction_static=f2))
+        result = catalog_plan(ctx.model, less, parallel, replace(options, mem_fraction_static=f2))
     except (REFUSED, TypeError, ValueError):
         return None
     words = (f"for the pool to fail, another process (a colocated trainer, another engine) must have held at least "
@@ -164,5 +167,5 @@ def _other_tenant(ctx, base, parallel, options, where: str) -> tuple[str, dict] 
                        fits=False, why=f"with {held_gib:.2f} GiB held by another process (the least that makes the "
                                        f"log's fraction fail) the plan holds {result.kv_tokens:,} tokens; the pool is "
                                        f"empty once more than {tolerates_gib:.2f} GiB is held",
-                       note=f"{where}, on the card less {held_gib:.2f} GiB; {_band(result)}; not called a fit: the "
+                       note=f"{where}, on the card less {held_gib:.2f} GiB; {band_text(result)}; not called a fit: the "
                             "log does not say how much the other process held, only the least")

@@ -51,7 +51,7 @@ def planned_weights(result) -> Bytes | None:
 
 def same_profile(a, b) -> bool:
     """Whether two vLLM plans run the same profile batch: ``max_num_batched_tokens`` and ``max_num_seqs`` as the
-    planner resolves them (``engines.vllm.inputs._batch``).  ``--max-model-len`` moves them where the release
+    planner resolves them (``engines.vllm.batch_defaults.resolve_batch``).  ``--max-model-len`` moves them where the release
     derives the batch from it, as read in the wheels: V0 without chunked prefill, ``max(max_model_len, 2048)``
     (``config.py`` ``SchedulerConfig``, 0.2–0.10); V1 from 0.11.1, a default budget capped at ``max_num_seqs ×
     max_model_len`` and, with chunked prefill off, ``max(max_model_len, the device default)``

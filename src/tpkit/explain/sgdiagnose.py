@@ -60,8 +60,8 @@ def diagnose_sglang(parsed, a, ctx) -> Diagnosis:
 
 
 def _pool_exhausted(failure) -> str:
-    """A run-time pool with no free slots for a scheduled batch (``logs.failures._POOL_SLOTS``): the pools exist and
-    are full, so no start-up budget is short and nothing is re-planned; the engine's own message names the knob."""
+    """A run-time pool with no free slots for a scheduled batch (``logs.failures.POOL_SLOT_ERRORS``): the pools exist
+    and are full, so no start-up budget is short and nothing is re-planned; the engine's own message names the knob."""
     if "alloc_req_slots" in failure.detail:
         return ("the request-slot pool (req_to_token) had no free row for a scheduled batch while serving "
                 f"('{failure.detail}'): not a CUDA allocation; SGLang's message asks for a smaller "

@@ -27,7 +27,8 @@ def _tokens(layout, available: Iv, ctx: Context, rules, pp: int) -> tuple[int, i
     """The printed token count for the low and high end of ``available`` (``engines.vllm.capacity.plan_capacity``:
     ≥ 0.20.1 int(max_concurrency × max_model_len), V1 < 0.20.1 blocks // groups × block, V0 blocks × block)."""
     from tpkit.engines.vllm.capacity import max_concurrent_batches, plan_capacity
-    from tpkit.engines.vllm.inputs import derived_max_model_len, mm_prefix_batch_floor
+    from tpkit.engines.vllm.batch_defaults import mm_prefix_batch_floor
+    from tpkit.engines.vllm.maxlen import derived_max_model_len
 
     length = int(ctx.get("context_length") or derived_max_model_len(ctx.model, rules)[0])
     batched = int(ctx.get("max_num_batched_tokens") or 2048)
@@ -131,17 +132,17 @@ def _rule_words(ctx: Context, rules) -> str:
 
 
 def _inner_releases(ends: tuple[str, str]) -> tuple[str, ...]:
-    """The releases strictly between the two ends of a range where a vLLM rule changes (``versions._BOUNDARIES``),
-    oldest first: a rule set that holds only inside the range (vl_920's 0.19.2rc1 nightly, read as ≥ 0.8: the groups
-    tokens rule with Qwen3.5's config-read SSM dtype holds from 0.17.0 to 0.20.0, at neither end) is rebuilt too
-    (helper v920, 2026-12-05).  Empty where an end does not parse."""
-    from tpkit.engines.vllm.versions import _BOUNDARIES, PlanInputError, parse_version
+    """The releases strictly between the two ends of a range where a vLLM rule changes
+    (``versions.rule_change_releases``), oldest first: a rule set that holds only inside the range (vl_920's
+    0.19.2rc1 nightly, read as ≥ 0.8: the groups tokens rule with Qwen3.5's config-read SSM dtype holds from 0.17.0 to
+    0.20.0, at neither end) is rebuilt too (helper v920, 2026-12-05).  Empty where an end does not parse."""
+    from tpkit.engines.vllm.versions import PlanInputError, parse_version, rule_change_releases
 
     try:
         low, high = parse_version(ends[0]), parse_version(ends[1])
     except PlanInputError:
         return ()
-    return tuple(".".join(map(str, first)) for first, _ in _BOUNDARIES if low < first < high)
+    return tuple(".".join(map(str, first)) for first in rule_change_releases() if low < first < high)
 
 
 def _other_end(ctx: Context, tp: int, pp: int, block: int, rules, available: Iv, predicted: tuple[int, int],
@@ -194,10 +195,10 @@ def _other_end(ctx: Context, tp: int, pp: int, block: int, rules, available: Iv,
 
 def _rebuilt_dsv4(ctx: Context, rules, available: Iv | None) -> "Rebuilt":
     """DeepSeek-V4 (``explain.vdsv4``): the batched tokens as printed, else the release's default on the log's GPU
-    for the entrypoint the log shows (``engines.vllm.inputs.default_batched_tokens``; the API server's unless
+    for the entrypoint the log shows (``engines.vllm.batch_defaults.default_batched_tokens``; the API server's unless
     ``logs.run.entrypoint_settings`` finds the offline LLM class; 2048 / 8192 when the GPU is not known)."""
     from tpkit.engines.vllm.dsv4 import BLOCK
-    from tpkit.engines.vllm.inputs import default_batched_tokens
+    from tpkit.engines.vllm.batch_defaults import default_batched_tokens
     from tpkit.explain.vdsv4 import rebuilt_dsv4
 
     batched = ctx.get("max_num_batched_tokens")

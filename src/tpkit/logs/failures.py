@@ -17,6 +17,7 @@ the same rank logged before it.
 
 from __future__ import annotations
 
+import re
 
 from tpkit.logs.lazyre import lazy
 from tpkit.logs.phases import (_LOAD_OOM, MARKER_NEEDLES, STEP_ORDER, dummy_run_phase,  # noqa: F401
@@ -27,7 +28,7 @@ from tpkit.logs.printed import PrintedCount, PrintedSize, count_from_text, size_
 from tpkit.records import dataclass
 
 __all__ = ["Failure", "PHASES", "KINDS", "detect", "frame_phase", "traceback_phase", "dummy_run_phase", "marker",
-           "marker_phase", "FAILURE_NEEDLES", "ROOT_KINDS"]
+           "marker_phase", "FAILURE_NEEDLES", "ROOT_KINDS", "POOL_SLOT_ERRORS"]
 
 PHASES = ("weights", "kv_pool", "cuda_graph", "first_request", "imbalance", "other")
 KINDS = ("cuda_oom", "kv_too_small", "no_kv_memory", "kv_budget_non_positive", "imbalance",
@@ -159,15 +160,33 @@ runtime's state ('OOMKilled') or of a report ('was OOM-killed (exit 137)'): host
 device memory. A bare 'Killed' is not enough (a SIGKILL after a child's sigquit prints the same, sg_034)"""
 _NCCL = lazy(r"NCCL error|nccl(?:UnhandledCudaError|InternalError|SystemError|InvalidUsage|RemoteError|"
                    r"InvalidArgument)|DistBackendError|NCCL WARN|ProcessGroupNCCL.{0,80}(?:[Tt]imeout|[Ww]atchdog)")
-_POOL_SLOTS = lazy(r"(?:(?:Prefill|Decode|Extend) out|Out) of memory\. Try to lower your batch size|"
-                   r"alloc_req_slots runs out of memory")
-"""SGLang's run-time pool allocators when a scheduled batch finds no free slots: the KV pool's token slots ("Prefill
-/ Decode out of memory. Try to lower your batch size.", ``alloc_paged_token_slots_extend`` / ``_decode``; "Out of
-memory. …", ``alloc_token_slots``) or the request-to-token pool's rows ("alloc_req_slots runs out of memory. Please
-set a smaller number for `--max-running-requests`"): sglang 0.2.15 logs the prefill wording
-(managers/schedule_batch.py), 0.4.0 and 0.4.7 raise "{phase_str} out of memory. Try to lower your batch size."
-there, 0.5.9 (mem_cache/common.py) and 0.5.23 (mem_cache/allocation.py) raise each from its allocator.  Neither is a
-CUDA allocation: the pools exist and are full (round ex29: sglang#10408, sglang#26265)."""
+POOL_SLOT_ERRORS = {
+    "alloc_token_slots": "Out of memory. Try to lower your batch size.",
+    "alloc_paged_token_slots_extend": "Prefill out of memory. Try to lower your batch size.",
+    "alloc_paged_token_slots_decode": "Decode out of memory. Try to lower your batch size.",
+    "alloc_req_slots": "alloc_req_slots runs out of memory. Please set a smaller number for `--max-running-requests`.",
+}
+"""SGLang's run-time pool allocators and the one error each raises when a scheduled batch finds no free slots (its
+first line): the KV pool's token slots (``alloc_token_slots``, ``alloc_paged_token_slots_extend`` / ``_decode``) or
+the request-to-token pool's rows (``alloc_req_slots``).  ``RuntimeError(error_msg)`` is each function's only raise:
+sglang 0.5.9 ``mem_cache/common.py``, 0.5.23 ``mem_cache/allocation.py``; 0.4.0–0.4.7 raise "{phase_str} out of
+memory. Try to lower your batch size." (Prefill or Decode) and the request-slot error from
+``managers/schedule_batch.py``, 0.2.15 logs the prefill wording there.  Neither is a CUDA allocation: the pools exist
+and are full (round ex29: sglang#10408, sglang#26265).  The one home of these messages: ``_POOL_SLOTS`` (the failure
+kind ``pool_exhausted``), ``FAILURE_NEEDLES`` and ``explain.unnamed`` (a traceback cut in one of these frames) read
+them from here."""
+
+
+def _slot_needle(message: str) -> str:
+    """What a log must show of a ``POOL_SLOT_ERRORS`` message to be read as it: the text before its "Please …" advice,
+    without the final stop ("Prefill out of memory. Try to lower your batch size"; "alloc_req_slots runs out of
+    memory", all an issue title or a cut paste may quote)."""
+    return message.split(". Please", 1)[0].rstrip(".")
+
+
+_POOL_SLOTS = lazy("|".join(re.escape(_slot_needle(m)) for m in POOL_SLOT_ERRORS.values()))
+"""any ``POOL_SLOT_ERRORS`` message (``pool_exhausted``).  No SGLang wheel read (0.2.15–0.5.23) prints an "Extend out
+of memory" that an earlier pattern also admitted: ``phase_str`` is "Prefill" or "Decode" (helper tidy30)"""
 _CAR = lazy(r"Custom allreduce is disabled (?:because |due to )?(.{0,200})")
 _START = lazy(r"EngineCore failed to start|Engine core initialization failed|Scheduler hit an exception|"
                     r"Received sigquit from a child process|Initialization failed|Worker failed with error|"
@@ -188,7 +207,7 @@ FAILURE_NEEDLES = ("OutOfMemory", "out of memory", "Failed to load model - not e
                    "Engine core initialization failed", "Scheduler hit an exception", "sigquit",
                    "Initialization failed", "Worker failed", "Error executing method", "profiled value",
                    "Exception in run_tp_server", "Exception in ModelTpServer", "scheduler is dead",
-                   "Try to lower your batch size", "alloc_req_slots runs out")
+                   *(_slot_needle(m) for m in POOL_SLOT_ERRORS.values()))
 
 
 def _gib(text: str, meaning: str) -> PrintedSize | None:

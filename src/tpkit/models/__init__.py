@@ -6,7 +6,8 @@
     kv.kv_heads_per_rank(spec, attn_tp_size) -> int
 """
 
-from tpkit.models.config import from_config_dict, read_config_file
+from tpkit.models.config import from_config_dict
+from tpkit.models.config_file import read_config_file
 from tpkit.models.kv import kv_heads_per_rank
 from tpkit.models.load import load_model
 from tpkit.models.spec import LAYER_KINDS, LinearAttnSpec, MlaSpec, ModelSpec, MoeSpec, QuantSpec

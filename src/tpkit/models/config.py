@@ -1,4 +1,4 @@
-"""An HF ``config.json`` (dict or file) → ``ModelSpec``.
+"""An HF ``config.json`` dict → ``ModelSpec`` (the file is read by ``models.config_file.read_config_file``).
 
     in:  the config dict as transformers writes it (multimodal wrappers keep the LM in ``text_config``)
     out: ``ModelSpec``; defaults taken for missing optional keys (and an unknown model type) are listed in
@@ -18,9 +18,6 @@ layer_types, sliding_window(_pattern), linear_attn_config, num_nextn_predict_lay
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 from tpkit.dtypes import WEIGHT_DTYPES, lookup_dtype
 from tpkit.errors import ConfigError, json_kind
 from tpkit.models.classic import CLASSIC_MODEL_TYPES, classic_extra, classic_spellings
@@ -32,7 +29,7 @@ from tpkit.models.quant import parse_quant_config
 from tpkit.models.spec import DsaSpec, MlaSpec, ModelSpec, MoeSpec
 from tpkit.models.vision import vision_params
 
-__all__ = ["from_config_dict", "read_config_file", "mtp_layer_count", "QWEN_MTP_ARCHS"]
+__all__ = ["from_config_dict", "mtp_layer_count", "QWEN_MTP_ARCHS"]
 
 QWEN_MTP_ARCHS = frozenset({"Qwen3NextForCausalLM", "Qwen3_5ForConditionalGeneration",
                             "Qwen3_5MoeForConditionalGeneration", "Qwen3_5ForCausalLM", "Qwen3_5MoeForCausalLM"})
@@ -120,59 +117,6 @@ MAX_LAYERS = 1_024
 the per-layer ledger of a 30,000-layer MoE took minutes: session 18 fuzz seed 15, case 5374)"""
 
 
-_WEIGHT_SUFFIXES = (".safetensors", ".bin", ".pt", ".pth", ".gguf")
-"""file endings of weights, not configs: a user who passes one gets pointed at the checkpoint directory"""
-
-
-def gguf_refusal(what: str) -> str:
-    """Why a GGUF file is no MODEL, and what to pass: the layout comes from the config of the model it was made from."""
-    return (f"{what} is a GGUF file, which tpkit does not read (no config.json, and its quantised weight sizes are in "
-            "GGUF's own header); pass the config.json or HF id of the model it was quantised from (the config vLLM "
-            "takes with --hf-config-path): the plan then has that model's layout, and its weights line counts that "
-            "checkpoint's dtype, more than a quantised GGUF holds")
-
-
-def read_config_file(path: str | Path) -> dict:
-    """Read a config.json; malformed JSON raises ``ConfigError`` with file, line and column."""
-    path = Path(path)
-    if path.suffix.lower() == ".gguf":
-        raise ConfigError(gguf_refusal(str(path)))
-    if path.suffix.lower() in _WEIGHT_SUFFIXES:
-        raise ConfigError(f"{path} is a weights file, not a config.json; pass the checkpoint directory that holds it "
-                          "and its config.json (tpkit reads the weight sizes from the safetensors headers there), or "
-                          "the config.json itself")
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ConfigError(f"cannot read model config {path}: {exc.strerror or exc}; check the path and its "
-                          "permissions (tpkit's user must be able to read it), or pass another config.json") from None
-    except UnicodeDecodeError as exc:
-        raise ConfigError(f"{path} is not UTF-8 text ({exc.reason} at byte {exc.start}); "
-                          "pass the model's config.json, which HF writes as UTF-8 JSON") from None
-    if not text.strip():
-        raise ConfigError(f"{path} is empty ({len(text.encode())} bytes); pass the model's config.json (a JSON object "
-                          "with model_type, hidden_size, num_hidden_layers …)")
-    if text.startswith("\ufeff"):
-        raise ConfigError(f"{path} starts with a UTF-8 byte-order mark (an editor added it), which Python's json "
-                          "module refuses, and so do the engines (transformers reads config.json as plain UTF-8); "
-                          "save the file as UTF-8 without BOM, or pass the original config.json")
-    try:
-        cfg = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ConfigError(
-            f"{path} is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}; "
-            "fix the file or pass another config.json"
-        ) from None
-    except RecursionError:
-        raise ConfigError(f"{path}: JSON nested too deeply to read ({len(text):,} characters); "
-                          "a config.json is a flat object of a few levels: pass the model's real config.json") from None
-    except ValueError as exc:  # e.g. an integer literal longer than Python's 4,300-digit limit
-        raise ConfigError(f"{path} is not a usable config.json: {exc}; fix the file") from None
-    if not isinstance(cfg, dict):
-        raise ConfigError(f"{path}: a config.json holds a JSON object, got {json_kind(cfg)}")
-    return cfg
-
-
 def from_config_dict(cfg: dict, *, name: str, source: str) -> ModelSpec:
     """Build a ``ModelSpec`` from an HF config dict (``source`` names the file for messages)."""
     if not isinstance(cfg, dict):
@@ -244,11 +188,13 @@ class _Reader:
 def _text_config(cfg: dict, where: str, assumptions: list[str]) -> dict:
     """The language-model part: ``text_config`` merged over inherited wrapper keys, plus library defaults."""
     text = dict(cfg)
+    _check_model_type(cfg.get("model_type"), where, "model_type")
     if cfg.get("text_config") is not None and not isinstance(cfg["text_config"], dict):
         raise ConfigError(f"{where}: text_config must be an object (the language model's config), "
                           f"got {type(cfg['text_config']).__name__} {cfg['text_config']!r:.60}")
     if isinstance(cfg.get("text_config"), dict):
         text = dict(cfg["text_config"])
+        _check_model_type(text.get("model_type"), where, "text_config.model_type")
         for key in ("quantization_config", "torch_dtype", "dtype", "tie_word_embeddings"):
             if key not in text and key in cfg:
                 text[key] = cfg[key]
@@ -262,9 +208,6 @@ def _text_config(cfg: dict, where: str, assumptions: list[str]) -> dict:
                                "without them)")
     if not text.get("model_type"):
         raise ConfigError(f"{where}: required field 'model_type' is missing; is this an HF config.json?")
-    if not isinstance(text["model_type"], str):
-        raise ConfigError(f"{where}: model_type must be a string such as \"llama\", got "
-                          f"{type(text['model_type']).__name__} {text['model_type']!r:.60}")
     if text["model_type"] == "lfm2":
         _lfm2_spellings(text)
     if text["model_type"] in CLASSIC_MODEL_TYPES:
@@ -274,6 +217,15 @@ def _text_config(cfg: dict, where: str, assumptions: list[str]) -> dict:
             text[key] = value
             assumptions.append(f"{key} absent: {text['model_type']} library default {value}")
     return text
+
+
+def _check_model_type(value, where: str, field: str) -> None:
+    """A ``model_type`` that is present must be a string (transformers' ``AutoConfig`` looks its config class up by
+    it): checked, for the wrapper's and the nested ``text_config``'s, before either is looked up in a table (fuzz
+    seed 29, case 2416: a list reached the wrapper → text type map, a TypeError)."""
+    if value is not None and not isinstance(value, str):
+        raise ConfigError(f"{where}: {field} must be a string such as \"llama\", got {type(value).__name__} "
+                          f"{value!r:.60}")
 
 
 def _lfm2_spellings(text: dict) -> None:

@@ -16,7 +16,8 @@ from pathlib import Path
 
 from tpkit.errors import ConfigError, UnknownModelError
 from tpkit.models.catalog import close_matches, find_entry
-from tpkit.models.config import from_config_dict, gguf_refusal, read_config_file
+from tpkit.models.config import from_config_dict
+from tpkit.models.config_file import gguf_refusal, read_config_file
 from tpkit.models.hf_cache import expand_user, find_cached_config
 from tpkit.models.spec import ModelSpec
 

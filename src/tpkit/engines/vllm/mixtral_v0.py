@@ -102,6 +102,29 @@ def split_k_accumulation_bytes(*, split_k: int, tokens: int, width: int, act_byt
     return tokens * width * SUM_ACC_BYTES
 
 
+def _experts(alloc: "_Allocator", gemm, *, layer: int, local: int, tokens: int, inter: int, hidden: int,
+             act_bytes: int) -> str | None:
+    """One layer's ``local`` whole experts run one after another on all ``tokens`` (``replay``): w1, its activation,
+    w3, the product, w2; each expert's tensors freed but the first expert's w2 output, which the layer's sum keeps
+    (its name is returned)."""
+    final = None
+    for e in range(local):
+        p = f"l{layer}e{e}"
+        gemm(inter, p + "w1")
+        alloc.malloc(tokens * inter * act_bytes, p + "act")
+        alloc.free(p + "w1")
+        gemm(inter, p + "w3")
+        alloc.malloc(tokens * inter * act_bytes, p + "prod")
+        gemm(hidden, p + "w2")
+        for name in ("prod", "act", "w3"):
+            alloc.free(p + name)
+        if final is None:
+            final = p + "w2"
+        else:
+            alloc.free(p + "w2")
+    return final
+
+
 def replay(model: ModelSpec, *, tp: int, tokens: int, act_bytes: int, split_k: int) -> tuple[int, int, str]:
     """(allocated peak, reserved, the formula) in bytes per rank of the expert-parallel eager forward of ``tokens``
     tokens (module docstring); ``split_k``: ``awq_split_k``."""
@@ -137,21 +160,7 @@ def replay(model: ModelSpec, *, tp: int, tokens: int, act_bytes: int, split_k: i
         alloc.free(f"attn{layer}")
         if layer == 0:
             alloc.free("norm0")
-        final = None
-        for e in range(local):
-            p = f"l{layer}e{e}"
-            gemm(inter, p + "w1")
-            alloc.malloc(t * inter * a, p + "act")
-            alloc.free(p + "w1")
-            gemm(inter, p + "w3")
-            alloc.malloc(t * inter * a, p + "prod")
-            gemm(h, p + "w2")
-            for name in ("prod", "act", "w3"):
-                alloc.free(p + name)
-            if final is None:
-                final = p + "w2"
-            else:
-                alloc.free(p + "w2")
+        final = _experts(alloc, gemm, layer=layer, local=local, tokens=t, inter=inter, hidden=h, act_bytes=a)
         alloc.free(f"o{layer}")
         if held is not None:
             alloc.free(held)

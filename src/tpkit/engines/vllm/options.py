@@ -146,13 +146,13 @@ class VllmOptions:
         kind="bool", help="chunked prefill on (vLLM's flag; V0 releases: the profile run then takes the chunk "
                           "budget, not max(--max-model-len, 2048) tokens)")
     """``--enable-chunked-prefill`` as given to a V0 engine: None = V0's default (on above 32K tokens, with the
-    exclusions of ``engines.vllm.inputs._v0_batch``); True/False set it, and with it the profile run's
+    exclusions of ``engines.vllm.batch_defaults._v0_batch``); True/False set it, and with it the profile run's
     ``max_num_batched_tokens`` when that is not given (vLLM 0.6.3 ``engine/arg_utils.py create_engine_config``
     applies the long-context default only while the flag is None; ``config.py SchedulerConfig``: 512 tokens when
     on, ``max(max_model_len, 2048)`` when off).  False is accepted from the API (the command line only turns it
     on).  On V1 releases (vLLM's ``--no-enable-chunked-prefill``) it changes nothing up to 0.11.0 (V1 forces
     chunked prefill on for generating models) and from 0.11.1 makes the default budget ``max(max_model_len, the
-    device default)`` and refuses a given budget below ``max_model_len`` (``engines.vllm.inputs._batch``; helper
+    device default)`` and refuses a given budget below ``max_model_len`` (``engines.vllm.batch_defaults.resolve_batch``; helper
     fix11, 2026-12-05: until then tpkit refused False on V1)."""
     no_async_scheduling: bool = flag(
         False, kind="bool", help="vLLM's --no-async-scheduling: one batch in flight instead of two (or pp + 1 on "
@@ -292,7 +292,7 @@ class VllmOptions:
              "benchmark_latency.py), whose default --max-num-batched-tokens is larger on V1 (16384 on >= 70 GiB "
              "devices other than A100, else 8192, against 8192 / 2048); --from-log reads it from the log")
     """the entrypoint that built the engine, which picks V1's ``UsageContext`` batch defaults (``engine/arg_utils.py
-    _set_default_args_v1`` 0.8.x, ``get_batch_defaults`` 0.9.x–0.33; ``engines.vllm.inputs.default_batched_tokens``):
+    _set_default_args_v1`` 0.8.x, ``get_batch_defaults`` 0.9.x–0.33; ``engines.vllm.batch_defaults.default_batched_tokens``):
     ``"serve"`` (``OPENAI_API_SERVER``) or ``"llm"`` (``LLM_CLASS``).  Only V1 releases read it, and only when
     ``--max-num-batched-tokens`` is not given; ``max_num_seqs`` defaults are the same for both (read in the 0.8.0,
     0.8.4, 0.8.5, 0.9.0, 0.9.2, 0.10.0, 0.11.0, 0.11.1, 0.19.0, 0.23.0, 0.28.0 and 0.33.0 wheels)"""

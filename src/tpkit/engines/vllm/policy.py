@@ -13,6 +13,8 @@ Read it next to ``specs/vllm-memory-and-allreduce.md``.  The steps follow vLLM's
 4. available KV bytes (budget.py) → blocks, printed tokens, concurrency, fit check (capacity.py)
 5. the per-layer pages and groups (pages.py, with the drafter's KV layers and the mamba mode) → the KV
    buffers vLLM allocates
+
+The plan's warnings (what it assumed or could not model) are plan_notes.py.
 """
 
 from __future__ import annotations
@@ -25,9 +27,9 @@ from tpkit.engines.vllm.baseline import others_growth_line, plan_baseline, profi
 from tpkit.engines.vllm.fi_allreduce import fi_allreduce_fusion_workspace
 from tpkit.engines.vllm.budget import Budget, build_ledger, compute_budget, v0_room
 from tpkit.engines.vllm.capacity import KvCapacity, granule_floor, plan_capacity
-from tpkit.engines.vllm.drafter import Drafter, plan_drafter, whole_model_draft
+from tpkit.engines.vllm.drafter import Drafter, plan_drafter
 from tpkit.engines.vllm.inputs import Resolved, resolve_inputs
-from tpkit.engines.vllm.layout import bf16_before_ampere_note, dense_expert_parallel_note, resolve_parallel
+from tpkit.engines.vllm.layout import resolve_parallel
 from tpkit.engines.vllm.load_lines import (mla_absorbed, mla_workspace,
                                            mxfp4_padding, offload_copy, rope_line, weights_item, allocator_rounding,
                                            cpu_offload, fp8_marlin_scales,
@@ -36,18 +38,16 @@ from tpkit.engines.vllm.load_lines import (mla_absorbed, mla_workspace,
                                            offload_copies, offload_v0_fallback, pp_v0_fallback,
                                            capability_v0_fallback, rotary_cache_bytes, rotary_cache_positions,
                                            tower_weights)
-from tpkit.engines.vllm.lora_lines import LORA_ITEM, lora_in_load_delta, lora_items, lora_notes
+from tpkit.engines.vllm.lora_lines import LORA_ITEM, lora_in_load_delta, lora_items
 from tpkit.engines.vllm.mamba import mamba_mode
 from tpkit.engines.vllm.logs import engine_log
 from tpkit.engines.vllm.options import VllmOptions, cudagraph_mode_of, torch_compile_off
 from tpkit.engines.engine import check_plan_arguments
 from tpkit.engines.vllm.pages import KvLayout, build_layout, dsa_indexer_token_bytes, pp_split
-from tpkit.engines.vllm.encoder import all_limits_zero, not_modelled as encoder_not_modelled
-from tpkit.engines.vllm.mmlimits import parse_mm_limits
-from tpkit.engines.vllm.profile_lines import (activation_lines, compile_cache_text, graphs_line,
-                                              pinned_scratch_lines, v2_state_lines)
+from tpkit.engines.vllm.plan_notes import plan_warnings
+from tpkit.engines.vllm.profile_lines import activation_lines, graphs_line, pinned_scratch_lines, v2_state_lines
 from tpkit.engines.vllm.verdict import Retry, decide, override_spare
-from tpkit.engines.vllm.versions import CURRENT, VllmRules, is_newer_than_latest, resolve_rules
+from tpkit.engines.vllm.versions import CURRENT, VllmRules, resolve_rules
 from tpkit.errors import PlanInputError
 from tpkit.hardware.gpu import GpuSpec
 from tpkit.memory.band import aside, measured_term, replan_weights, unmeasured
@@ -57,7 +57,7 @@ from tpkit.memory.ledger import LineItem, use_lines
 from tpkit.memory.result import PlanResult
 from tpkit.models.spec import ModelSpec
 from tpkit.parallel import ParallelSpec
-from tpkit.units import Bytes, format_bytes
+from tpkit.units import Bytes
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (cold start)
 if TYPE_CHECKING:
@@ -237,60 +237,6 @@ def _own_numbers(budget: Budget, cap: KvCapacity, layout: KvLayout, r: Resolved,
     }
 
 
-def _offload_notes(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, w_plan,
-                   fell_back: bool) -> tuple[str, ...]:
-    """What ``--cpu-offload-gb`` changed that the ledger does not say: the V0 fallback, a cap above the layers."""
-    out = []
-    if fell_back:
-        out.append("--cpu-offload-gb: vLLM 0.8.0–0.8.2 fall back to the V0 engine for this flag "
-                   "(engine/arg_utils.py _is_v1_supported_oracle); planned with the release's V0 rules")
-    off = cpu_offload(model, parallel, options, w_plan)
-    if off is not None and off.capped:
-        out.append(f"--cpu-offload-gb {options.cpu_offload_gb:g} is more than the {format_bytes(off.eligible)} of "
-                   f"decoder layers on each GPU: vLLM offloads all {off.layers_total} and ignores the rest (the "
-                   "value is GiB per GPU, not for the whole model)")
-    return tuple(out)
-
-
-def _notes(model: ModelSpec, options: VllmOptions, rules: VllmRules) -> tuple[str, ...]:
-    # the release whose rules apply is in the plan's header and engine_version (not repeated as a warning)
-    notes = tuple(f"model: {a}" for a in model.assumptions)
-    notes += lora_notes(model, options, rules)
-    from tpkit.engines.vllm.towers import tower_not_built
-
-    tower = tower_not_built(model, release=rules.release, language_model_only=bool(options.language_model_only),
-                            limits=parse_mm_limits(options.limit_mm_per_prompt, rules.release))
-    if tower:
-        notes += (f"weights: vision tower not loaded: {tower}",)
-    if model.is_multimodal and options.language_model_only:
-        return notes + ("multimodal: --language-model-only sets every modality to 0, so vLLM runs no encoder "
-                        "profile (config/multimodal.py)",)
-    if not model.is_multimodal or options.skip_mm_profiling:
-        return notes
-    why = encoder_not_modelled(model, release=rules.release, engine=rules.engine)
-    limits = parse_mm_limits(options.limit_mm_per_prompt, rules.release)
-    if all_limits_zero(model, limits, rules.release):
-        return notes + ("multimodal: --limit-mm-per-prompt sets every modality to 0, so vLLM runs no encoder "
-                        "profile (engines/vllm/mmlimits.py)",)
-    if not why:
-        return notes
-    from tpkit.engines.cliflags import accepts, first_release
-
-    skip = ("--skip-mm-profiling leaves it out" if accepts("vllm", "--skip-mm-profiling", options.engine_version)
-            is not False else f"vLLM {options.engine_version} has no --skip-mm-profiling (first in "
-                              f"{first_release('vllm', '--skip-mm-profiling')}) to leave it out")
-    return notes + (f"multimodal: vLLM profiles the vision encoder and its cache first; {why}, so that memory is "
-                    f"not in the plan and the real KV cache is smaller ({skip})",)
-
-
-def _newer(options: VllmOptions) -> tuple[str, ...]:
-    """A release after the newest one read is planned with the newest rules: say so (as the SGLang plan does)."""
-    if not is_newer_than_latest(options.engine_version):
-        return ()
-    return (f"vLLM {options.engine_version} is newer than the latest examined release {CURRENT}; its rules are "
-            "assumed unchanged",)
-
-
 def _retry(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: VllmOptions,
            machine: MachineProfile | None, weights, extra_uses) -> Retry:
     """The verdict's re-planner: the same plan with knobs changed; does it fit?  A re-plan at another TP size or
@@ -386,22 +332,6 @@ def _growth_lines(model, gpu, parallel, options, r, rules, baseline, machine, ot
                                            act_bytes=r.act_bytes, links=options.links, machine=machine))
 
 
-def _plan_warnings(model, gpu, parallel, options, r, rules, layout, w_plan, fallbacks) -> tuple[str, ...]:
-    """The plan's warnings: the layout's and inputs' notes, the release's, offload, and each V0 fallback taken."""
-    fallback, pp_fallback, cc_fallback = fallbacks
-    return (layout.warnings + r.notes + _notes(model, options, rules) + _newer(options) + whole_model_draft(r.spec)
-            + dense_expert_parallel_note(options, model) + bf16_before_ampere_note(options, gpu, model)
-            + _offload_notes(model, parallel, options, w_plan, fallback is not None)
-            + (("--pipeline-parallel-size > 1: vLLM 0.8.0–0.9.0 fall back to the V0 engine unless the launch names "
-                "an executor backend V1 takes (engine/arg_utils.py _is_v1_supported_oracle); planned with the "
-                "release's V0 rules (plan with ':v1' for a --distributed-executor-backend ray launch)",)
-               if pp_fallback else ())
-            + ((f"compute capability {gpu.compute_capability[0]}.{gpu.compute_capability[1]}: vLLM 0.8.0–0.10.1 "
-                "fall back to the V0 engine below 8.0 (engine/arg_utils.py _is_v1_supported_oracle); planned with "
-                "the release's V0 rules",) if cc_fallback else ())
-            + tuple(t for t in (compile_cache_text(model, options, r, rules),) if t))
-
-
 def _capacity(model, parallel, r, rules, layout, budget, dsv4: bool) -> tuple[KvCapacity, int]:
     """Step 4: the KV bytes the budget leaves (an extensible pool floored to whole granules) → ``(capacity,
     granule segments)``: blocks, printed tokens, concurrency; DeepSeek-V4's groups by ``dsv4_plan.dsv4_capacity``."""
@@ -487,4 +417,4 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
         kv_pool=None if budget.override and override_spare(budget) < Bytes(0) else _kv_pool(layout, cap),  # OOM
         max_running_requests=r.max_num_seqs, max_concurrency=cap.max_concurrency, context_length=r.max_model_len,
         verdict=verdict, engine_log=log, extra=_extra(budget, cap, layout, r, rules),
-        warnings=_plan_warnings(model, gpu, parallel, options, r, rules, layout, w_plan, fallbacks)))
+        warnings=plan_warnings(model, gpu, parallel, options, r, rules, layout, w_plan, fallbacks)))

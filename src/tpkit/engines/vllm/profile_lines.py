@@ -1,8 +1,9 @@
 """The profile run's lines of one vLLM plan (step 3 of ``policy``): the activation peak and its phases (the
-multimodal encoder step first, the dummy sampler, a cold torch.compile's scratch, vLLM 0.2.5's held all-reduce
-activations), Model Runner V2's request/sampling state, the CUDA-graph estimate, and what the plan assumes about
-the torch.compile cache.  The arithmetic is ``profile`` (activation peak), ``graphs`` and ``encoder``; this module
-picks which of it applies to a run.
+multimodal encoder step first, the dummy sampler, a cold torch.compile's scratch), Model Runner V2's request/sampling
+state, the CUDA-graph estimate, and what the plan assumes about the torch.compile cache.  The arithmetic is
+``profile`` (activation peak), ``graphs`` and ``encoder``; this module picks which of it applies to a run.  The V0
+engine's own terms (its kernels' phases, the memory its profile leaves reserved, vLLM 0.2.5's held all-reduce
+activations) are ``v0_profile_lines``.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from tpkit.engines.vllm.inputs import Resolved
 from tpkit.engines.vllm.mmlimits import parse_mm_limits
 from tpkit.engines.vllm.option_checks import capture_size_list
 from tpkit.engines.vllm.options import VllmOptions, cudagraph_estimate_applied, cudagraph_mode_of, torch_compile_off
-from tpkit.engines.vllm.profile import HELD_ALLREDUCE_SHARE, estimate_profile_peak, held_allreduce_bytes
+from tpkit.engines.vllm.profile import estimate_profile_peak
 from tpkit.engines.vllm.sampler import TRITON_MIN_ROWS, dummy_rejection
 from tpkit.engines.vllm.towers import LANGUAGE_MODEL_ONLY_FROM
 from tpkit.engines.vllm.v0_forward import (v0_additions, v0_mlp_keeps_gate_up, with_mla_v0_workspace,
@@ -373,18 +374,9 @@ def activation_lines(model: ModelSpec, parallel: ParallelSpec, options: VllmOpti
                                 hidden_size=model.hidden_size, act_bytes=r.act_bytes,
                                 v2_runner=_v2_runner(model, options, r, rules), memory_rule=rules.memory_rule)
     act = with_mla_v0_workspace(act, model, parallel, options, r, rules)
-    if rules.engine == "V0":  # helper awq14: Marlin's (M, K) a_tmp (imported here: a V1 plan does not load it)
-        from tpkit.engines.vllm.marlin_v0 import v0_marlin_a_tmp, with_v0_marlin_a_tmp
-        if v0_marlin_a_tmp(model, options.quantization, rules.release, rules.engine, r.compute_capability):
-            act = with_v0_marlin_a_tmp(act, model, tp=parallel.tp, tokens=r.max_num_batched_tokens,
-                                       act_bytes=r.act_bytes, gate_up_kept=v0_mlp_keeps_gate_up(model, rules.release),
-                                       out_of_place=rules.v0_allreduce_out_of_place and parallel.tp > 1)
-    if rules.engine == "V0":  # helper old02: 0.2.5–0.3.0 Mixtral runs whole experts per rank (+ AWQ split-K < 0.3)
-        from tpkit.engines.vllm.mixtral_v0 import applies, awq_split_k, with_expert_parallel_moe
-        if applies(model, options.quantization, release=rules.release, engine=rules.engine):
-            act = with_expert_parallel_moe(act, model, tp=parallel.tp, tokens=r.max_num_batched_tokens,
-                                           act_bytes=r.act_bytes,
-                                           split_k=awq_split_k(model, release=rules.release, flag=options.quantization))
+    if rules.engine == "V0":  # imported here: a V1 plan does not load the V0 engine's terms
+        from tpkit.engines.vllm.v0_profile_lines import with_v0_kernel_phases
+        act = with_v0_kernel_phases(act, model, parallel, options, r, rules)
     act = _with_sparse_indexer(act, model, r, rules)
     if getattr(model, "model_type", None) == "deepseek_v4":  # helper v417 (the module only for DeepSeek-V4)
         from tpkit.engines.vllm.dsv4_profile import with_dsv4_forward
@@ -397,68 +389,12 @@ def activation_lines(model: ModelSpec, parallel: ParallelSpec, options: VllmOpti
                            + (f"; multimodal encoder step first: {encoder.items} dummy {encoder.modality} item(s) of "
                               f"{encoder.tokens_per_item:,} tokens (engines/vllm/encoder.py, vLLM profile_run)"
                               if encoder is not None else ""))
-    line, kept = _with_v0_reserved(line, model, parallel, r, rules, options.quantization)
-    held, how = (held_allreduce_bytes(model, parallel, tokens=r.max_num_batched_tokens, rows=r.sampler_rows,
-                                      act_bytes=r.act_bytes) if rules.v0_allreduce_held else (Bytes(0), ""))
-    if held.bytes == 0:
-        return (line,) + act.parts + kept
-    line, note = _charged(line, held, item="profile phase: all-reduced activations held reserved (vLLM 0.2.5)",
-                          share=HELD_ALLREDUCE_SHARE, term="vllm_allreduce_held",
-                          added="the all-reduced activations 0.2.5 keeps reserved", why=(
-        f"{how}; ProcessGroupNCCL records each collective's tensors on the NCCL stream "
-        "(TORCH_NCCL_AVOID_RECORD_STREAMS unset before 0.2.6), so the freed blocks stay reserved and 0.2.5's "
-        "total − free charges them "
-        "(engines/vllm/profile.py)"))
-    return (line,) + act.parts + (note,)
-
-
-def _charged(line: LineItem, extra: Bytes, *, item: str, share: float, term: str, added: str,
-             why: str) -> tuple[LineItem, LineItem]:
-    """``line`` grown by ``extra`` (a banded estimate, ± ``share``), and the info line that shows the addition."""
-    extra = estimated_share(extra, share, term=term, item=item)
-    grown = replace(line, bytes=line.bytes + extra, source=line.source + f" + {added} (line below)")
-    return grown, LineItem(item=item, bytes=extra, kind="info", source=f"estimate ± {share:.0%}: {why}")
-
-
-V0_RESERVED_SHARE = 0.25
-"""± share of the caching-allocator term (``engines/vllm/v0_reserved.py``: an allocator model, not a measurement)"""
-
-
-def _with_v0_reserved(line: LineItem, model: ModelSpec, parallel: ParallelSpec, r: Resolved,
-                      rules: VllmRules, options_quantization: str | None = None
-                      ) -> tuple[LineItem, tuple[LineItem, ...]]:
-    """``line`` (the activation peak) plus the segments V0 0.2.5–0.6.3 keep reserved after the profile run, and the
-    info line that shows them (helper v04: ``engines/vllm/v0_reserved.py``; none outside its scope)."""
     if rules.engine != "V0":
-        return line, ()
-    from tpkit.engines.vllm.v0_reserved import applies, backend_output_copy, reserved_over_peak
+        return (line,) + act.parts
+    from tpkit.engines.vllm.v0_profile_lines import with_v0_reserved_charges
 
-    from tpkit.engines.vllm import mixtral_v0
-    from tpkit.engines.vllm.v0_reserved import RESERVED_RELEASES
-
-    mixtral = (mixtral_v0.applies(model, options_quantization, release=rules.release, engine=rules.engine)
-               and RESERVED_RELEASES[0] <= tuple(rules.release) < RESERVED_RELEASES[1])
-    if not (mixtral or applies(model, release=rules.release, engine=rules.engine)) or (
-            rules.v0_allreduce_held and parallel.tp > 1):
-        return line, ()  # 0.2.5 at tp > 1: the held all-reduced blocks stand for the reserved memory
-    if mixtral:  # helper old02: the expert-parallel Mixtral's own replay (engines/vllm/mixtral_v0.py)
-        extra, how = mixtral_v0.reserved_over_peak(
-            model, tp=parallel.tp, tokens=r.max_num_batched_tokens, act_bytes=r.act_bytes,
-            split_k=mixtral_v0.awq_split_k(model, release=rules.release, flag=options_quantization))
-    else:
-        extra, how = reserved_over_peak(model, tp=parallel.tp, tokens=r.max_num_batched_tokens,
-                                        act_bytes=r.act_bytes,
-                                        copy=backend_output_copy(release=rules.release,
-                                                                 compute_capability=r.compute_capability))
-    if extra == 0:
-        return line, ()
-    item = "profile phase: cached free segments counted as peak (V0 0.2.5–0.6.3)"
-    line, note = _charged(line, Bytes(extra), item=item, share=V0_RESERVED_SHARE, term="vllm_v0_reserved",
-                          added="the allocator's cached free segments",
-                          why=(f"{how}; worker.py determine_num_available_blocks reads init_gpu_memory − free after "
-                               "the profile run with no empty_cache, so reserved memory counts "
-                               "(engines/vllm/v0_reserved.py)"))
-    return line, (note,)
+    line, notes = with_v0_reserved_charges(line, model, parallel, options, r, rules)
+    return (line,) + act.parts + notes
 
 
 def _moe_workspace_experts(model: ModelSpec, options: VllmOptions, rules: VllmRules) -> str | None:

@@ -129,7 +129,7 @@ def with_mla_v0_workspace(act, model: ModelSpec, parallel: ParallelSpec, options
     """``act`` with the V0 MLA backend's profile-run allocations (``engines.vllm.mla.mla_v0_profile_workspace``,
     vLLM 0.8.0–0.10 V0): the kept context workspace added to every phase, the simulated ``kv_b_proj`` output to the
     attention phase, and the peak taken again.  Chunked prefill and prefix caching count only when given (V0 leaves
-    both off by default for MLA models, ``inputs._v0_batch``)."""
+    both off by default for MLA models, ``batch_defaults._v0_batch``)."""
     if model.mla is None or rules.engine != "V0":
         return act
     from tpkit.engines.vllm.mla import mla_v0_profile_workspace

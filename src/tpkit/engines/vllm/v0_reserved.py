@@ -34,7 +34,7 @@ of compute capability ≥ 8.0 (``attention/selector.py``: xformers below 8.0; RO
 
 Scope: dense text models with the Llama decoder layer (``v0_forward.LLAMA_MLP_ARCHITECTURES`` and Qwen2, whose
 ``qwen2.py`` layer allocates the same tensors); MoE, MLA, hybrid, multimodal and other layer files are not replayed
-(no term).  vLLM 0.2.5 at tp > 1 is left out (``profile_lines._with_v0_reserved``): its held all-reduced blocks
+(no term).  vLLM 0.2.5 at tp > 1 is left out (``v0_profile_lines._with_v0_reserved``): its held all-reduced blocks
 (``profile.held_allreduce_bytes``) already charge that run's reserved memory.  Evidence: vp_670 (deepseek-coder-6.7b, 0.4.2, two T4, T 65,536) prints 507
 blocks; without the term the plan gives 631 (+0.48 GiB per rank); the term is 0.58 GiB.
 """

@@ -418,6 +418,12 @@ def _engine_rules(text: str, release: tuple[int, int, int], engine: str) -> Vllm
 
 
 # -- the official image (helper img16, 2026-12-05): which top-k/top-p sampler a 0.8.0–0.11.0 V1 run had ----------
+def rule_change_releases() -> tuple[tuple[int, int, int], ...]:
+    """The first release of every rule change from 0.8 on (``_BOUNDARIES``), oldest first: where a rule set read at
+    one release may stop holding (``explain.vtokens`` rebuilds the releases inside a log's version range)."""
+    return tuple(first for first, _ in _BOUNDARIES)
+
+
 OFFICIAL_IMAGE_MARKERS = ("/vllm-workspace", "vllm/vllm-openai")
 """text that shows a run inside vLLM's official image: its ``vllm-base`` stage's ``WORKDIR /vllm-workspace`` (a shell
 prompt, a traceback path, a mounted file) and the image name ``vllm/vllm-openai`` (docker/Dockerfile, vLLM 0.8.0,
