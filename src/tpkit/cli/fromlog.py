@@ -126,7 +126,7 @@ def v0_engine_release(e, release: str | None) -> str | None:
     differently, and V1's start-up free-memory check (``v1/worker/gpu_worker.py init_device``) is not in V0's worker
     (``worker/worker.py init_device``, read in the 0.8.3 source), so a V0 log planned by V1 rules was refused by
     a check it had passed (vl_071: 'VLLM_USE_V1=0 vllm serve … --gpu-memory-utilization 0.98').  V0's 'Model
-    loading took 17.6110 GiB and …' (four decimals, ``[model_runner.py]``: ``logs.settings._V0_LOAD``) shares V1's
+    loading took 17.6110 GiB and …' (four decimals, ``[model_runner.py]``: ``logs.settings.V0_LOAD``) shares V1's
     words (and the V1 runner's four decimals) and tells neither engine."""
     from tpkit.explain.runfacts import v0_formats
 

@@ -196,13 +196,13 @@ def compile_cache_note(values: dict, sources: dict, version: str | None) -> list
 
 def v0_or_v1_load_line(line: str) -> bool:
     """Whether a 'Model loading took' line may be V0's model runner's: four decimals and 'and'
-    (``logs.settings._V0_LOAD``), as V0's ``worker/model_runner.py`` and the V1 runner print it in 0.8–0.10, without
+    (``logs.settings.V0_LOAD``), as V0's ``worker/model_runner.py`` and the V1 runner print it in 0.8–0.10, without
     a ``[gpu_model_runner.py]`` tag that would name the V1 runner (a line whose tag the record splitter dropped tells
     neither)."""
-    from tpkit.logs.settings import _RUNNER_FILE, _V0_LOAD
+    from tpkit.logs.settings import RUNNER_FILE, V0_LOAD
 
-    m = _RUNNER_FILE.search(line)
-    return bool(_V0_LOAD.search(line)) and not (m and m.group(1) == "gpu_model_runner")
+    m = RUNNER_FILE.search(line)
+    return bool(V0_LOAD.search(line)) and not (m and m.group(1) == "gpu_model_runner")
 
 
 def v0_formats(parsed, release: str | None) -> bool:

@@ -15,11 +15,16 @@ NO_TEXT_KINDS = ("exception", "engine_start_failed")
 """failure kinds that say only that the run failed (``logs.failures``: a cut traceback is ``exception`` with the
 detail 'traceback cut before its exception line'; the engines' start-failure headers are ``engine_start_failed``)"""
 
-UNNAMED_PHASES = {"sglang": ("weights", "first_request"), "vllm": ("weights",)}
+UNNAMED_PHASES = {"sglang": ("weights", "first_request"), "vllm": ("weights", "kv_pool")}
 """by engine, the phases whose diagnoses read any failure as out of memory (``sgdiagnose._weights_failure`` /
-``_first_request_failure``, ``vdiagnose._weights_failure``; vLLM's first-request diagnosis asks for a ``cuda_oom``
-already); the capture keeps ex22's memory reading of a cut quote (``diagnose.capture_error_not_memory``), the KV pool
-its own rules"""
+``_first_request_failure``, ``vdiagnose._weights_failure`` and vLLM's KV-pool step, whose diagnosis otherwise says "no
+memory left for the KV cache" from the phase alone: round ex30's vl_1294 / vl_1297 / vl_1299); vLLM's first-request
+diagnosis asks for a ``cuda_oom`` already; the capture keeps ex22's memory reading of a cut quote
+(``diagnose.capture_error_not_memory``), SGLang's KV pool its own rules"""
+
+_WHERE = {"weights": "loading the weights", "first_request": "serving its first requests",
+          "kv_pool": "in the profile run that sizes the KV cache"}
+"""how a cause names each of ``UNNAMED_PHASES``' phases"""
 
 
 def _texts(failures) -> list[str]:
@@ -40,7 +45,7 @@ def unnamed_diagnosis(parsed, engine: str | None) -> Diagnosis | None:
         return None
     if names_a_cause(_texts(errors)):
         return None
-    where = "loading the weights" if primary.phase == "weights" else "serving its first requests"
+    where = _WHERE[primary.phase]
     frame = next((name for name in POOL_SLOT_ERRORS if f"frame {name} " in primary.phase_evidence), None)
     if frame is not None:  # SGLang's run-time pool allocators raise one error each (round ex29: sglang#26265)
         cause = (f"the run failed {where}: the traceback is cut in SGLang's {frame}, whose only error is "

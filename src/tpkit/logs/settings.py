@@ -302,8 +302,8 @@ _RUNNER_WORDS = (
     ("using the V1 model runner instead", "0", "config/vllm.py"),
     ("Defaulting to V1 model runner", "0", "config/vllm.py"),
 )
-_RUNNER_FILE = lazy(r"\[(gpu_model_runner|model_runner)\.py:\d+\]")
-_V0_LOAD = lazy(r"Model loading took \d+\.\d{4} Gi?B and")
+RUNNER_FILE = lazy(r"\[(gpu_model_runner|model_runner)\.py:\d+\]")
+V0_LOAD = lazy(r"Model loading took \d+\.\d{4} Gi?B and")
 """V0's ``worker/model_runner.py`` load line (``"Model loading took %.4f GiB and %.6f seconds"``, 0.8.0-0.10.x;
 "GB" in the 0.8.0-0.8.4 logs): four decimals, which Model Runner V2's ``format_gib`` (``round(b / GiB, 2)``,
 ``v1/worker/gpu/model_runner.py``, 0.14.1 / 0.27.1 wheels) never prints"""
@@ -316,14 +316,14 @@ def runner_settings(line: str, *, line_no: int) -> list[Setting]:
     ``[gpu_model_runner.py:N]`` from the V1 runner (``v1/worker/gpu_model_runner.py load_model``),
     ``[model_runner.py:N]`` from Model Runner V2 (``v1/worker/gpu/model_runner.py load_model``; 0.13.0-0.33.0
     wheels).  V0's ``worker/model_runner.py`` prints "Loading model weights took" up to 0.7 and "Model loading
-    took" with four decimals from 0.8 (:data:`_V0_LOAD`; 0.8.5 / 0.10.1.1 wheels): neither runner, no setting."""
+    took" with four decimals from 0.8 (:data:`V0_LOAD`; 0.8.5 / 0.10.1.1 wheels): neither runner, no setting."""
     for words, value, key in _RUNNER_WORDS:
         if words in line:
             return [Setting(name="vllm_use_v2_model_runner", value=value, key=key, source="log_line",
                             line_no=line_no, text=_clip(line))]
     if "Model loading took" in line:
-        m = _RUNNER_FILE.search(line)
-        if m and not (m.group(1) == "model_runner" and _V0_LOAD.search(line)):
+        m = RUNNER_FILE.search(line)
+        if m and not (m.group(1) == "model_runner" and V0_LOAD.search(line)):
             return [Setting(name="vllm_use_v2_model_runner", value="0" if m.group(1) == "gpu_model_runner" else "1",
                             key=m.group(0).strip("[]"), source="log_line", line_no=line_no, text=_clip(line))]
     return []
