@@ -2134,6 +2134,13 @@ SGLANG_PUBLIC = {
     # gs_482 / gs_483: helper gs29b: the same sweep's Qwen3.5-122B-A10B starts, with an assembled config (entered after the rest)
     "gs_482": ("0.5.9", "printed (server_info version); its server-args keys are the 0.5.9 wheel's 328 fields", {"cuda_graph_max_bs": 512}, None),
     "gs_483": ("0.5.9", "printed (server_info version); its server-args keys are the 0.5.9 wheel's 328 fields", {"cuda_graph_max_bs": 512}, None),
+    # gs_553-gs_561: helper gs30e (2026-12-07, session 30): committed sglang.benchmark.one_batch logs of a research fork
+    # (matin-gugugu/sglang-dev experiment-results/**/run.log) on 8x B200: Qwen3-8B tp 2/4/8, Qwen3-30B-A3B tp 2/4,
+    # DeepSeek-V2-Lite tp 2/4/8 at --mem-fraction-static 0.85 and DeepSeek-V3.2 tp 4 at 0.95, CUDA graphs off
+    **{cid: ("0.5.15", "the fork's python/sglang/_version.py '0.5.15'; the same tree's launch_server log of 2026-08-07 "
+                       "prints a ServerArgs with exactly the 0.5.15 wheel's 422 field names",
+             {"disable_cuda_graph": True}, None)
+       for cid in ("gs_553", "gs_554", "gs_555", "gs_556", "gs_557", "gs_558", "gs_559", "gs_560", "gs_561")},
 }
 
 # --- vLLM ------------------------------------------------------------------------------------------------------
