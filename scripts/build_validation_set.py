@@ -2141,6 +2141,11 @@ SGLANG_PUBLIC = {
                        "prints a ServerArgs with exactly the 0.5.15 wheel's 422 field names",
              {"disable_cuda_graph": True}, None)
        for cid in ("gs_553", "gs_554", "gs_555", "gs_556", "gs_557", "gs_558", "gs_559", "gs_560", "gs_561")},
+    # gs_562: helper gs30e: QwQ-32B at tp 4 on four 96 GB Hopper cards (xiewanchao/sglang-test-data-table 1216/recaculate.log)
+    "gs_562": ("0.5.5", "the printed ServerArgs has exactly the 0.5.5 wheel's 272 fields (run 2025-12-16)", {}, None),
+    # gs_563: helper gs30e: Meta-Llama-3-8B-Instruct at tp 1 on an 80 GB Hopper card (Luoxiaogan/sglang_CUSTOM server_1.log)
+    "gs_563": ("0.4.9.post4", "the printed ServerArgs has exactly the 0.4.9.post3 / 0.4.9.post4 wheels' 176 fields "
+                              "(run 2025-07-29)", {}, None),
 }
 
 # --- vLLM ------------------------------------------------------------------------------------------------------
