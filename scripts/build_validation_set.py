@@ -3259,9 +3259,23 @@ GS29B_OFF = {  # helper gs29b (2026-12-06, session 29): blind misses above 5 % (
     "gs_470": _GS29B_OSS.format(err="+40.6 %", planned="6,330,278", printed="4,503,074", par="tp 4 x dp 2", gpu="H200 SXM", bf16="4,046,438 (-10.1 %)"),
     "gs_471": _GS29B_OSS.format(err="+7.6 %", planned="13,483,644", printed="12,533,773", par="tp 8", gpu="H200 SXM", bf16="11,200,524 (-10.6 %)"),
 }
+GS30E_OFF = {  # helper gs30e (2026-12-07, session 30): blind misses (round gs30e, docs/accuracy.md §6.4)
+    "gs_561": ("Blind +11.2 % (224,704 tokens planned, 202,112 printed): DeepSeek-V3.2 at tp 4 on B200, SGLang 0.5.15 "
+               "(the fork matin-gugugu/sglang-dev's source tree), sglang.benchmark.one_batch at --mem-fraction-static "
+               "0.95, CUDA graphs off; SGLang set fp8_e4m3 KV and page 64 for DSA on SM 10. The bytes per token agree: "
+               "the 0.5.15 wheel's ModelRunner.calculate_mla_kv_cache_dim (model_runner_kv_cache_mixin.py) returns "
+               "kv_lora_rank + qk_rope_head_dim = 576 unscaled for the trtllm DSA backends the log names, plus the "
+               "indexer's 128 + 4, i.e. 708 B a layer (8.13 GiB / 202,112 / 61 = 708). The miss is the weights: tpkit "
+               "plans 158.34 GiB per rank, SGLang's load prints 159.24, and 0.89 GiB on an 8.13 GiB pool is +11 %. The "
+               "indexer is already replicated in tpkit (models.params._dsa_indexer, as the wheel's dsa_indexer.py "
+               "ReplicatedLinear wq_b / wk / weights_proj); no reading yet of the other 0.89 GiB: a per-tensor count "
+               "of the checkpoint against the 0.5.15 DeepseekV32ForCausalLM parameters (FlashInfer TRTLLM fp8 MoE "
+               "layout, scales, the MTP layer) would settle it. No rule changed."),
+}
 for _cid, _why in {**VRES_OFF, **O19C_OFF, **BL20_OFF, **BL20B_OFF, **CAT20_OFF, **O20_OFF, **WHY21_OFF,
                    **GS21_OFF, **BL21C_OFF, **BL22B_OFF,
-                   **BL22C_OFF, **BL23_OFF, **GS24_OFF, **GS25C_OFF, **GS25B_OFF, **AMD26_OFF, **GS28C_OFF, **GS29B_OFF}.items():
+                   **BL22C_OFF, **BL23_OFF, **GS24_OFF, **GS25C_OFF, **GS25B_OFF, **AMD26_OFF, **GS28C_OFF, **GS29B_OFF,
+                   **GS30E_OFF}.items():
     PUBLIC_EDITS.setdefault(_cid, {})["why_off"] = _why
 PUBLIC_EDITS["vp_066"]["why_off"] += (
     f" {VRES}: the weights gap is torch's caching allocator (engines/vllm/weight_blocks.py): at tp 2 the "
