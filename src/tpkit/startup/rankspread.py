@@ -48,9 +48,9 @@ __all__ = ["SGLANG_BELOW_RANK0", "SGLANG_RANGE", "VLLM_RANGE", "VLLM_RANGE_WORLD
 
 
 SPREAD_STATS = {
-    "sglang": {"below_rank0": (0.15, 0.77, 39, ("sg_018",)), "range": (0.44, 0.77, 39, ("sg_018",)),
-               "range_world2": (0.42, 0.77, 13, ("sg_018",)),
-               "range_world_gt2": (0.44, 0.47, 26, ("sg_606", "sg_655"))},
+    "sglang": {"below_rank0": (0.13, 0.77, 42, ("sg_018",)), "range": (0.42, 0.77, 42, ("sg_018",)),
+               "range_world2": (0.42, 0.77, 14, ("sg_018",)),
+               "range_world_gt2": (0.44, 0.47, 28, ("sg_606", "sg_655"))},
     "vllm": {"below_rank0": (0.10, 0.10, 9, ("vl_101",)), "range": (0.47, 0.47, 9, ("vl_101", "vl_102")),
              "range_world2": (0.0, 0.0, 6, ("vl_084", "vl_087", "vl_131", "vl_310", "vl_314", "vl_485")),
              "range_world_gt2": (0.47, 0.47, 3, ("vl_101", "vl_102"))},
@@ -85,7 +85,11 @@ gs29b's sg_655 (merged by the lead): below rank 0 p90 0.13 over 38, range 0.44, 
 range_world_gt2 0.44 over 25 (gs29's four alone move no figure); helper gs29c (2026-12-07): sg_720 (Kimi-K2.5 NVFP4 at
 tp 4 on a GB300 node, Prathmesh234/mutliturn-inferenceX's committed Slurm output, every rank printed; after the graphs TP2
 lies 0.15 GiB below TP0 and TP3 0.17 above it, 0.32 apart) makes 39: the p90 below rank 0 (the 36th of 39) rises 0.13 -> 0.15
-GiB; range 0.44, range_world2 0.42 (13) and range_world_gt2 0.44 (26) do not move"""
+GiB; range 0.44, range_world2 0.42 (13) and range_world_gt2 0.44 (26) do not move; helper gs30e (2026-12-07, session
+30): sg_781 / sg_784 (tp 2), sg_783 (tp 4) and sg_782 (tp 8), sglang.benchmark.one_batch logs of one 8x B200 host
+(matin-gugugu/sglang-dev, every rank printed; at tp 8 TP7 0.31 GiB above TP1-TP6 after the weights, TP0 0.06 above them),
+make 42 (one repository at three world sizes): the p90 below rank 0 (the 38th of 42) falls 0.15 -> 0.13 GiB and range's
+0.44 -> 0.42; range_world2 0.42 (14) and range_world_gt2 0.44 (28) do not move"""
 
 SGLANG_BELOW_RANK0 = GiB(SPREAD_STATS["sglang"]["below_rank0"][0])
 """SGLang: how far the smallest rank lies below rank 0 (p90 over 20 deployments: 0.05; 0.42 over sgz's 19, whose
