@@ -2263,6 +2263,18 @@ SGLANG_PUBLIC = {
                    "evidence": "SGLang's pre_model_load_memory ('Load weight begin. avail mem', GiB printed as 'GB') of the "
                                "RTX 4090 that printed 23.07 GiB when empty: gs_536's server held ~13.9 GiB, its memory "
                                "unchanged while this pool was sized (its first capture step ran 16:12:19-16:13:16)"}}, None),
+    # gs_553-gs_561: helper gs30e (2026-12-07, session 30): committed sglang.benchmark.one_batch logs of a research fork
+    # (matin-gugugu/sglang-dev experiment-results/**/run.log) on 8x B200: Qwen3-8B tp 2/4/8, Qwen3-30B-A3B tp 2/4,
+    # DeepSeek-V2-Lite tp 2/4/8 at --mem-fraction-static 0.85 and DeepSeek-V3.2 tp 4 at 0.95, CUDA graphs off
+    **{cid: ("0.5.15", "the fork's python/sglang/_version.py '0.5.15'; the same tree's launch_server log of 2026-08-07 "
+                       "prints a ServerArgs with exactly the 0.5.15 wheel's 422 field names",
+             {"disable_cuda_graph": True}, None)
+       for cid in ("gs_553", "gs_554", "gs_555", "gs_556", "gs_557", "gs_558", "gs_559", "gs_560", "gs_561")},
+    # gs_562: helper gs30e: QwQ-32B at tp 4 on four 96 GB Hopper cards (xiewanchao/sglang-test-data-table 1216/recaculate.log)
+    "gs_562": ("0.5.5", "the printed ServerArgs has exactly the 0.5.5 wheel's 272 fields (run 2025-12-16)", {}, None),
+    # gs_563: helper gs30e: Meta-Llama-3-8B-Instruct at tp 1 on an 80 GB Hopper card (Luoxiaogan/sglang_CUSTOM server_1.log)
+    "gs_563": ("0.4.9.post4", "the printed ServerArgs has exactly the 0.4.9.post3 / 0.4.9.post4 wheels' 176 fields "
+                              "(run 2025-07-29)", {}, None),
 }
 
 # --- vLLM ------------------------------------------------------------------------------------------------------
@@ -3387,10 +3399,23 @@ GS30B_OFF = {  # helper gs30b (2026-12-07, session 30): blind misses above 5 % (
                "plan's weights the figure would be about +1.1 % (2,139,600); not entered, as the source prints no free "
                "memory."),
 }
+GS30E_OFF = {  # helper gs30e (2026-12-07, session 30): blind misses (round gs30e, docs/accuracy.md §6.4)
+    "gs_561": ("Blind +11.2 % (224,704 tokens planned, 202,112 printed): DeepSeek-V3.2 at tp 4 on B200, SGLang 0.5.15 "
+               "(the fork matin-gugugu/sglang-dev's source tree), sglang.benchmark.one_batch at --mem-fraction-static "
+               "0.95, CUDA graphs off; SGLang set fp8_e4m3 KV and page 64 for DSA on SM 10. The bytes per token agree: "
+               "the 0.5.15 wheel's ModelRunner.calculate_mla_kv_cache_dim (model_runner_kv_cache_mixin.py) returns "
+               "kv_lora_rank + qk_rope_head_dim = 576 unscaled for the trtllm DSA backends the log names, plus the "
+               "indexer's 128 + 4, i.e. 708 B a layer (8.13 GiB / 202,112 / 61 = 708). The miss is the weights: tpkit "
+               "plans 158.34 GiB per rank, SGLang's load prints 159.24, and 0.89 GiB on an 8.13 GiB pool is +11 %. The "
+               "indexer is already replicated in tpkit (models.params._dsa_indexer, as the wheel's dsa_indexer.py "
+               "ReplicatedLinear wq_b / wk / weights_proj); no reading yet of the other 0.89 GiB: a per-tensor count "
+               "of the checkpoint against the 0.5.15 DeepseekV32ForCausalLM parameters (FlashInfer TRTLLM fp8 MoE "
+               "layout, scales, the MTP layer) would settle it. No rule changed."),
+}
 for _cid, _why in {**VRES_OFF, **O19C_OFF, **BL20_OFF, **BL20B_OFF, **CAT20_OFF, **O20_OFF, **WHY21_OFF,
                    **GS21_OFF, **BL21C_OFF, **BL22B_OFF,
                    **BL22C_OFF, **BL23_OFF, **GS24_OFF, **GS25C_OFF, **GS25B_OFF, **AMD26_OFF, **GS28C_OFF, **GS29B_OFF,
-                   **GS30B_OFF}.items():
+                   **GS30B_OFF, **GS30E_OFF}.items():
     PUBLIC_EDITS.setdefault(_cid, {})["why_off"] = _why
 PUBLIC_EDITS["vp_066"]["why_off"] += (
     f" {VRES}: the weights gap is torch's caching allocator (engines/vllm/weight_blocks.py): at tp 2 the "

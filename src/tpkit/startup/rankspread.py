@@ -48,9 +48,9 @@ __all__ = ["SGLANG_BELOW_RANK0", "SGLANG_RANGE", "VLLM_RANGE", "VLLM_RANGE_WORLD
 
 
 SPREAD_STATS = {
-    "sglang": {"below_rank0": (0.15, 0.85, 39, ("sg_738",)), "range": (0.47, 0.85, 39, ("sg_738",)),
-               "range_world2": (0.42, 0.77, 13, ("sg_018",)),
-               "range_world_gt2": (0.47, 0.85, 26, ("sg_738",))},
+    "sglang": {"below_rank0": (0.13, 0.85, 42, ("sg_738",)), "range": (0.42, 0.85, 42, ("sg_738",)),
+               "range_world2": (0.42, 0.77, 14, ("sg_018",)),
+               "range_world_gt2": (0.47, 0.85, 28, ("sg_738",))},
     "vllm": {"below_rank0": (0.10, 0.10, 9, ("vl_101",)), "range": (0.47, 0.47, 9, ("vl_101", "vl_102")),
              "range_world2": (0.0, 0.0, 6, ("vl_084", "vl_087", "vl_131", "vl_310", "vl_314", "vl_485")),
              "range_world_gt2": (0.47, 0.47, 3, ("vl_101", "vl_102"))},
@@ -90,7 +90,13 @@ sg_721-sg_740 (michael-amd/sglang-ci's v0.5.3.post1 / v0.5.4.post1 starts, tp 8,
 deployment of that repository (39 deployments still), whose largest now comes from sg_738 (DeepSeek-V3-0324 with DP
 attention on MI300X: DP0 TP0 42.37 GiB free after the graphs, DP1 TP1 41.53, 0.85 apart); the other new logs lie 0.42-0.44
 apart (TP0 above the seven others from the init on). below_rank0's max 0.77 -> 0.85 (p90 0.15 unchanged), range's p90 (the
-36th of 39) 0.44 -> 0.47 and its max 0.77 -> 0.85, range_world_gt2's p90 0.44 -> 0.47 and max 0.47 -> 0.85"""
+36th of 39) 0.44 -> 0.47 and its max 0.77 -> 0.85, range_world_gt2's p90 0.44 -> 0.47 and max 0.47 -> 0.85; helper gs30e (2026-12-07, session
+30): sg_781 / sg_784 (tp 2), sg_783 (tp 4) and sg_782 (tp 8), sglang.benchmark.one_batch logs of one 8x B200 host
+(matin-gugugu/sglang-dev, every rank printed; at tp 8 TP7 0.31 GiB above TP1-TP6 after the weights, TP0 0.06 above them),
+make 42 (one repository at three world sizes): the p90 below rank 0 (the 38th of 42) falls 0.15 -> 0.13 GiB and range's
+0.44 -> 0.42; range_world2 0.42 (14) and range_world_gt2 0.44 (28) do not move; merged by the lead (session 30): both
+rounds together, 42 deployments: below rank 0 p90 0.13 GiB (max 0.85, sg_738), range 0.42 (max 0.85), range_world2 0.42
+over 14, range_world_gt2 0.47 over 28 (max 0.85)"""
 
 SGLANG_BELOW_RANK0 = GiB(SPREAD_STATS["sglang"]["below_rank0"][0])
 """SGLang: how far the smallest rank lies below rank 0 (p90 over 20 deployments: 0.05; 0.42 over sgz's 19, whose
