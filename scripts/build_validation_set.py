@@ -1543,6 +1543,22 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
                {"enable_prefix_caching": True, "language_model_only": True, "topk_topp_sampler": "flashinfer"}, None),
     "vp_963": ("0.19.1", "printed 'version 0.19.1rc1.dev257+gb075604da' (nightly image, 2026-04-14): a 0.19.1 pre-release",
                {"enable_prefix_caching": True, "language_model_only": True, "topk_topp_sampler": "flashinfer"}, None),
+    # helper bl30b (2026-12-07, session 30), added blind: lyell0710/vllmExperience's committed server logs (an agent-run
+    # MoE / PD study on two RTX 4090s without P2P): Qwen2-7B-Instruct and Qwen1.5-MoE-A2.7B-Chat (tp 2, EP) and
+    # Qwen3-30B-A3B-FP8 (tp 2, EP) on 0.25.1, Qwen1.5-MoE on the author's 0.26.1rc1 source build; vLLM turned custom
+    # all-reduce off itself ('lacks GPU P2P capability', printed) and printed the FlashInfer top-p/top-k sampler
+    "vp_1010": ("0.25.1", "printed the banner 'version 0.25.1' and 'Initializing a V1 LLM engine (v0.25.1)'",
+                {"disable_custom_all_reduce": True, "topk_topp_sampler": "flashinfer"}, None),
+    "vp_1011": ("0.25.1", "printed the banner 'version 0.25.1' and 'Initializing a V1 LLM engine (v0.25.1)'",
+                {"enable_expert_parallel": True, "disable_custom_all_reduce": True, "topk_topp_sampler": "flashinfer"},
+                None),
+    "vp_1012": ("0.26.1", "printed 'version 0.26.1rc1.dev682+g7aa248fcf.d20260821' (the author's source build of "
+                "2026-08-21): a 0.26.1 pre-release",
+                {"enable_expert_parallel": True, "disable_custom_all_reduce": True, "topk_topp_sampler": "flashinfer"},
+                None),
+    "vp_1013": ("0.25.1", "printed the banner 'version 0.25.1' and 'Initializing a V1 LLM engine (v0.25.1)'",
+                {"enable_expert_parallel": True, "disable_custom_all_reduce": True, "topk_topp_sampler": "flashinfer"},
+                None),
 }
 
 _A100_QWEN_MTP = {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 1,
