@@ -1559,6 +1559,24 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     "vp_1013": ("0.25.1", "printed the banner 'version 0.25.1' and 'Initializing a V1 LLM engine (v0.25.1)'",
                 {"enable_expert_parallel": True, "disable_custom_all_reduce": True, "topk_topp_sampler": "flashinfer"},
                 None),
+    # helper bl30b, second batch: the tuned-MoE-config start of the 0.26.1rc1 build, Qwen3-30B-A3B-FP8 at 4,096 with and
+    # without EPLB (not a tpkit input), the NIXL prefill instance (Qwen2-7B, one card), an eager Qwen2.5-0.5B profiler
+    # smoke run, and the 0.17.1 P2pNcclConnector repro's prefill / decode instances (fp16, eager)
+    "vp_1014": ("0.26.1", "printed 'version 0.26.1rc1.dev682+g7aa248fcf.d20260821' (the author's source build of "
+                "2026-08-21): a 0.26.1 pre-release",
+                {"compile_cache": "warm", "enable_expert_parallel": True, "disable_custom_all_reduce": True, "topk_topp_sampler": "flashinfer"},
+                None),
+    "vp_1015": ("0.25.1", "printed the banner 'version 0.25.1' and 'Initializing a V1 LLM engine (v0.25.1)'",
+                {"enable_expert_parallel": True, "disable_custom_all_reduce": True, "topk_topp_sampler": "flashinfer"},
+                None),
+    "vp_1016": ("0.25.1", "printed the banner 'version 0.25.1' and 'Initializing a V1 LLM engine (v0.25.1)'",
+                {"enable_expert_parallel": True, "disable_custom_all_reduce": True, "topk_topp_sampler": "flashinfer"},
+                None),
+    "vp_1017": ("0.25.1", "printed the banner 'version 0.25.1' and 'Initializing a V1 LLM engine (v0.25.1)'",
+                {"compile_cache": "warm", "topk_topp_sampler": "flashinfer"}, None),
+    "vp_1018": ("0.25.1", "printed the banner 'version 0.25.1' and 'Initializing a V1 LLM engine (v0.25.1)'", {"topk_topp_sampler": "flashinfer"}, None),
+    "vp_1019": ("0.17.1", "printed the banner 'version 0.17.1' and 'Initializing a V1 LLM engine (v0.17.1)'", {}, None),
+    "vp_1020": ("0.17.1", "printed the banner 'version 0.17.1' and 'Initializing a V1 LLM engine (v0.17.1)'", {}, None),
 }
 
 _A100_QWEN_MTP = {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 1,
