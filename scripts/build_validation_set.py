@@ -1599,6 +1599,41 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
                {"enable_prefix_caching": False, "topk_topp_sampler": "flashinfer",
                 "speculative_config": '{"method": "eagle3", "model": "dcstang--eagle3-spec-dec-Qwen3-8B-head.json", "num_speculative_tokens": 1, "draft_tensor_parallel_size": 1}'},
                None),
+    # helper bl30b (2026-12-07, session 30), added blind: lyell0710/vllmExperience's committed server logs (an agent-run
+    # MoE / PD study on two RTX 4090s without P2P): Qwen2-7B-Instruct and Qwen1.5-MoE-A2.7B-Chat (tp 2, EP) and
+    # Qwen3-30B-A3B-FP8 (tp 2, EP) on 0.25.1, Qwen1.5-MoE on the author's 0.26.1rc1 source build; vLLM turned custom
+    # all-reduce off itself ('lacks GPU P2P capability', printed) and printed the FlashInfer top-p/top-k sampler
+    "vp_1010": ("0.25.1", "printed the banner 'version 0.25.1' and 'Initializing a V1 LLM engine (v0.25.1)'",
+                {"disable_custom_all_reduce": True, "topk_topp_sampler": "flashinfer"}, None),
+    "vp_1011": ("0.25.1", "printed the banner 'version 0.25.1' and 'Initializing a V1 LLM engine (v0.25.1)'",
+                {"enable_expert_parallel": True, "disable_custom_all_reduce": True, "topk_topp_sampler": "flashinfer"},
+                None),
+    "vp_1012": ("0.26.1", "printed 'version 0.26.1rc1.dev682+g7aa248fcf.d20260821' (the author's source build of "
+                "2026-08-21): a 0.26.1 pre-release",
+                {"enable_expert_parallel": True, "disable_custom_all_reduce": True, "topk_topp_sampler": "flashinfer"},
+                None),
+    "vp_1013": ("0.25.1", "printed the banner 'version 0.25.1' and 'Initializing a V1 LLM engine (v0.25.1)'",
+                {"enable_expert_parallel": True, "disable_custom_all_reduce": True, "topk_topp_sampler": "flashinfer"},
+                None),
+    # helper bl30b, second batch: the tuned-MoE-config start of the 0.26.1rc1 build, Qwen3-30B-A3B-FP8 at 4,096 with and
+    # without EPLB (not a tpkit input), the NIXL prefill instance (Qwen2-7B, one card), an eager Qwen2.5-0.5B profiler
+    # smoke run, and the 0.17.1 P2pNcclConnector repro's prefill / decode instances (fp16, eager)
+    "vp_1014": ("0.26.1", "printed 'version 0.26.1rc1.dev682+g7aa248fcf.d20260821' (the author's source build of "
+                "2026-08-21): a 0.26.1 pre-release",
+                {"compile_cache": "warm", "enable_expert_parallel": True, "disable_custom_all_reduce": True,
+                 "topk_topp_sampler": "flashinfer"}, None),
+    "vp_1015": ("0.25.1", "printed the banner 'version 0.25.1' and 'Initializing a V1 LLM engine (v0.25.1)'",
+                {"enable_expert_parallel": True, "disable_custom_all_reduce": True, "topk_topp_sampler": "flashinfer"},
+                None),
+    "vp_1016": ("0.25.1", "printed the banner 'version 0.25.1' and 'Initializing a V1 LLM engine (v0.25.1)'",
+                {"enable_expert_parallel": True, "disable_custom_all_reduce": True, "topk_topp_sampler": "flashinfer"},
+                None),
+    "vp_1017": ("0.25.1", "printed the banner 'version 0.25.1' and 'Initializing a V1 LLM engine (v0.25.1)'",
+                {"compile_cache": "warm", "topk_topp_sampler": "flashinfer"}, None),
+    "vp_1018": ("0.25.1", "printed the banner 'version 0.25.1' and 'Initializing a V1 LLM engine (v0.25.1)'",
+                {"topk_topp_sampler": "flashinfer"}, None),
+    "vp_1019": ("0.17.1", "printed the banner 'version 0.17.1' and 'Initializing a V1 LLM engine (v0.17.1)'", {}, None),
+    "vp_1020": ("0.17.1", "printed the banner 'version 0.17.1' and 'Initializing a V1 LLM engine (v0.17.1)'", {}, None),
 }
 
 _A100_QWEN_MTP = {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 1,
@@ -3412,10 +3447,48 @@ GS30E_OFF = {  # helper gs30e (2026-12-07, session 30): blind misses (round gs30
                "of the checkpoint against the 0.5.15 DeepseekV32ForCausalLM parameters (FlashInfer TRTLLM fp8 MoE "
                "layout, scales, the MTP layer) would settle it. No rule changed."),
 }
+_BL30B_GRAPHS = (
+    "the log shows vLLM 0.25.1 profiling the CUDA graphs of this start ('Profiling CUDA graph memory: PIECEWISE=51 "
+    "(largest=512), FULL=35 (largest=256)', 'Estimated CUDA graph memory: 1.27 GiB total', taken out of the KV budget: "
+    "'--gpu-memory-utilization=0.8800 is equivalent to --gpu-memory-utilization=0.8261 without CUDA graph memory "
+    "profiling', 0.0539 x 23.54 GiB = 1.27 GiB), and the EPLB twin (vp_1016) printed the pool it then captured, 'CUDA "
+    "graph pool memory: 1.22 GiB (actual), 1.27 GiB (estimated)'; tpkit's mechanism estimate (first capture 0.155 GiB + "
+    "84 graphs x 48 layers x 153 KiB) is 0.74 GiB, 0.53 GiB short: the FP8 block-scaled path on SM 8.9 "
+    "(TritonFp8BlockScaledMMKernel, the TRITON FP8 MoE backend, +quant_fp8 custom ops with the norm_quant / act_quant "
+    "fusions, all printed) has no sample in the graph fit. The host's cards also report 23.54 GiB total (EXP-017's failed "
+    "start: 'Free memory on device cuda:1 (7.64/23.54 GiB)'), 0.11 GiB below the catalog's 23.65 GiB RTX 4090, 0.10 GiB "
+    "of budget at util 0.88 (planned with --gpu-memory 23.54GiB: 102,688 tokens, +15.1 % for the control). ")
+BL30B_OFF = {  # helper bl30b (2026-12-07, session 30): blind misses above 8 % (round bl30b, docs/accuracy.md §6.4)
+    "vp_1013": ("Blind +17.4 % (104,800 tokens planned, 89,248 printed; weights 14.54 GiB planned as printed; KV memory "
+                "4.80 GiB planned, 4.09 GiB printed). Read after scoring: " + _BL30B_GRAPHS + "Graphs and total make "
+                "about 0.63 of the 0.71 GiB gap; the rest lies in the profile peak. No rule changed: a graph term for "
+                "the FP8 block-scaled Triton kernels needs the 0.25 wheel's capture path read (not in /tmp/wheels)."),
+    "vp_1015": ("Blind +17.4 % (104,800 tokens planned, 89,248 printed at 4,096 tokens; the same pool as vp_1013 at "
+                "8,192: 4.09 GiB KV memory, weights 14.54 GiB as planned). Read after scoring: " + _BL30B_GRAPHS +
+                "No rule changed (as vp_1013)."),
+    "vp_1016": ("Blind +28.8 % (104,800 tokens planned, 81,344 printed). EPLB (--enable-eplb with no redundant experts, "
+                "async, the NIXL EPLB communicator; printed) is not a tpkit input, and the log shows what it costs: "
+                "'Model loading took 14.87 GiB' against the no-EPLB control's 14.54 GiB (vp_1015, the same host, "
+                "release and flags but EPLB), and 3.72 GiB KV memory against the control's 4.09 GiB, so EPLB takes 0.33 "
+                "GiB at load ('EPLB is enabled', 'Initialized EPLB communicator: NixlEplbCommunicator') and about "
+                "0.04 GiB more in the profile ('Rearranging experts (async mode) (profile)'). The rest is the control's "
+                "gap (+17.4 %: the printed 1.27 GiB CUDA-graph estimate against tpkit's 0.74 GiB, and the host's "
+                "23.54 GiB total; see vp_1013). No rule changed: an EPLB input needs the 0.25 wheel's EplbState buffers "
+                "read."),
+    "vp_1020": ("Blind +19.2 % (19,232 tokens planned, 16,128 printed): 1.03 GiB of KV memory planned, 0.86 GiB "
+                "printed, an absolute gap of 0.17 GiB on a small pool (util 0.7, 14.25 GiB of fp16 weights on a 24 GB "
+                "card); its prefill twin vp_1019 (util 0.9, the same flags) is over by about the same absolute amount "
+                "(5.76 GiB planned, 5.57 printed: +3.3 %). Read after scoring: the host's cards report 23.54 GiB total "
+                "(EXP-017's failed start: 'Free memory on device cuda:1 (7.64/23.54 GiB)'), 0.11 GiB below the "
+                "catalog's 23.65 GiB, 0.08 GiB of budget at util 0.7 (planned with --gpu-memory 23.54GiB: 17,792, "
+                "+10.3 %); the other 0.09 GiB lies in the eager profile at 10,000 batched tokens (1.26 GiB activation "
+                "peak planned, the dense-MLP phase). No rule changed: the 0.17.1 profile run at 10,000 tokens would "
+                "settle it (the 0.17.0 wheel is in /tmp/wheels, 0.17.1 is not)."),
+}
 for _cid, _why in {**VRES_OFF, **O19C_OFF, **BL20_OFF, **BL20B_OFF, **CAT20_OFF, **O20_OFF, **WHY21_OFF,
                    **GS21_OFF, **BL21C_OFF, **BL22B_OFF,
                    **BL22C_OFF, **BL23_OFF, **GS24_OFF, **GS25C_OFF, **GS25B_OFF, **AMD26_OFF, **GS28C_OFF, **GS29B_OFF,
-                   **GS30B_OFF, **GS30E_OFF}.items():
+                   **GS30B_OFF, **GS30E_OFF, **BL30B_OFF}.items():
     PUBLIC_EDITS.setdefault(_cid, {})["why_off"] = _why
 PUBLIC_EDITS["vp_066"]["why_off"] += (
     f" {VRES}: the weights gap is torch's caching allocator (engines/vllm/weight_blocks.py): at tp 2 the "

@@ -31,7 +31,7 @@ def _summary() -> dict:
 def test_every_record_names_a_public_case_of_its_engine():
     known = blind_history.public_ids()
     records = blind_history.load()
-    assert len(records) == 745  # + helper gs30e gs_553-gs_563 (session 30); + helper gs30 gs_493-gs_512 (session 30); + helper bl30 vp_964-vp_984 (session 30); + helper gs30b gs_513-gs_517, gs30c gs_533-gs_537 (session 30); + helper gs29c gs_484-gs_492, bl29b vp_944-vp_963, gs29 gs_445-gs_463, gs29b gs_465-gs_483, bl29 vp_939-vp_943 (session 29); + helper gs28c gs_444, bl28 vp_931-vp_938, gs28 gs_441-gs_443 (session 28); + helper bl27 vp_918-vp_930, gs27b gs_380 / gs_381, gs27 gs_421-gs_423 (session 27); 347 (bh18) + session 18's 14 blind cases (bl18 vp_735-vp_747, bl18b vp_761; lead)
+    assert len(records) == 756  # + helper bl30b vp_1010-vp_1020, gs30c gs_533-gs_537 (session 30); + helper gs30e gs_553-gs_563 (session 30); + helper gs30 gs_493-gs_512 (session 30); + helper bl30 vp_964-vp_984 (session 30); + helper gs30b gs_513-gs_517, gs30c gs_533-gs_537 (session 30); + helper gs29c gs_484-gs_492, bl29b vp_944-vp_963, gs29 gs_445-gs_463, gs29b gs_465-gs_483, bl29 vp_939-vp_943 (session 29); + helper gs28c gs_444, bl28 vp_931-vp_938, gs28 gs_441-gs_443 (session 28); + helper bl27 vp_918-vp_930, gs27b gs_380 / gs_381, gs27 gs_421-gs_423 (session 27); 347 (bh18) + session 18's 14 blind cases (bl18 vp_735-vp_747, bl18b vp_761; lead)
     # + helper bl19's vp_762-vp_772 (session 19) + helper bl19b's vp_773-vp_776 (session 19)
     # + helper bl20s's gs_332-gs_334 and helper bl20's vp_777-vp_793 and helper cat20's vp_800, vp_801 (session 20; vp_031's
     # record of session 2, listed not scored, now holds its first score, round cat20) + helper bl20b's vp_802-vp_807 and

@@ -58,6 +58,10 @@ NOT_EVIDENCE: dict[str, str] = {
            "copy, with and without an EAGLE-3 head; the capture counts and 'Estimated CUDA graph memory' printed): held "
            "out of the fit in round bl30, which adds logs blind and changes no constant (helper bl30, added blind)"
        for vl in [f"vl_{n}" for n in range(1253, 1270)]},
+    **{vl: "a vLLM 0.25.1 start of Qwen3-30B-A3B-FP8 at tp 2 + EP on two RTX 4090s (lyell0710/vllmExperience EXP-016 / "
+           "EXP-017, the last with EPLB; the capture counts and 'Estimated CUDA graph memory: 1.27 GiB' printed): held "
+           "out of the fit in round bl30b, which adds logs blind and changes no constant (helper bl30b, added blind)"
+       for vl in ("vl_1323", "vl_1325", "vl_1326")},
     "vl_938": "club-3090#104's KV-pool excerpt (a 0.21+ start of Qwen3.6-27B AutoRound with MTP on 2x RTX 3090): the "
               "utilisation hint of both workers without the capture sizes, the model's flags or the card's total, so "
               "no row is read off it (helper ex23, added in the held-back round)",
