@@ -32,6 +32,11 @@ sources below).
 - Not modelled: 0.28+ force Model Runner V2 for a ``DFlash2DraftModel`` draft (``config/vllm.py
   _is_dflash2_draft``); tpkit picks the runner from the target and the method alone.
 - Not modelled: the drafter's share of the profile run's activations and of the CUDA-graph estimate.
+- Not modelled: Model Runner V2 (0.24.0+ ``v1/worker/gpu/spec_decode/eagle/utils.py load_eagle_model``) looks for
+  the lm_head on the target model itself, not on its language model, so a multimodal target whose lm_head sits in
+  its language model keeps the head's own copy there; tpkit shares it as on the V1 runner.  An EAGLE-3 head's
+  ``draft_id_to_target_id`` (int64 × ``draft_vocab_size``: 0.24 MiB for a 32k vocabulary) is left out (below the
+  printed load's rounding); its ``t2d`` is skipped on load (``llama_eagle3.py load_weights``).
 """
 
 from __future__ import annotations
@@ -65,8 +70,8 @@ def eagle3_shares_lm_head(model: ModelSpec, draft: ModelSpec, release: tuple[int
     llama_eagle3.py Eagle3LlamaForCausalLM.__init__``; ``draft_vocab_size`` defaults to ``vocab_size``), and the
     proposer's ``load_model`` decides after loading (read in the wheels):
 
-    - 0.10.1.1 and older (``v1/spec_decode/eagle.py EagleProposer.load_model``): the lm_head is taken from the target
-      only for ``method != "eagle3"``; an EAGLE-3 head keeps its own.
+    - 0.10.2 and older (read 0.10.1.1, 0.10.2 ``v1/spec_decode/eagle.py EagleProposer.load_model``): the lm_head is
+      taken from the target only for ``method != "eagle3"``; an EAGLE-3 head keeps its own.
     - 0.11.0 (the same function): an EAGLE-3 head takes the target's lm_head when the two weights have the same
       shape ('Assuming the EAGLE head shares the same lm_head with the target model').
     - 0.11.1 – 0.19.0 (``eagle.py load_model``), 0.16.0+ ``_maybe_share_lm_head``, 0.20.0 – 0.33.0
