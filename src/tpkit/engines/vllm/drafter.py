@@ -8,7 +8,7 @@ sources below).
   _maybe_share_lm_head``): MTP always shares the embedding and the lm_head (also every MTP layer's
   ``shared_head.head``); an EAGLE draft shares them when its checkpoint has none or an identical copy — tpkit
   assumes the embedding is shared (EAGLE/EAGLE-3 heads ship without one or with the target's) and the
-  lm_head is shared for EAGLE but not for EAGLE-3 (its head covers the draft vocabulary).  A ``draft_model``
+  lm_head is shared for EAGLE; an EAGLE-3 head's lm_head by ``eagle3_shares_lm_head``.  A ``draft_model``
   shares nothing.  ngram has no weights.
 - **KV.**  Drafter attention layers are ordinary ``Attention``/MLA layers registered in the forward context,
   so ``get_kv_cache_spec`` gives them pages like the target's (DeepSeek MTP: one more MLA layer per
@@ -32,6 +32,11 @@ sources below).
 - Not modelled: 0.28+ force Model Runner V2 for a ``DFlash2DraftModel`` draft (``config/vllm.py
   _is_dflash2_draft``); tpkit picks the runner from the target and the method alone.
 - Not modelled: the drafter's share of the profile run's activations and of the CUDA-graph estimate.
+- Not modelled: Model Runner V2 (0.24.0+ ``v1/worker/gpu/spec_decode/eagle/utils.py load_eagle_model``) looks for
+  the lm_head on the target model itself, not on its language model, so a multimodal target whose lm_head sits in
+  its language model keeps the head's own copy there; tpkit shares it as on the V1 runner.  An EAGLE-3 head's
+  ``draft_id_to_target_id`` (int64 × ``draft_vocab_size``: 0.24 MiB for a 32k vocabulary) is left out (below the
+  printed load's rounding); its ``t2d`` is skipped on load (``llama_eagle3.py load_weights``).
 """
 
 from __future__ import annotations
@@ -52,7 +57,54 @@ _DRAFT_METHOD = {"mtp": "mtp", "eagle": "eagle", "eagle3": "eagle3", "draft_mode
 _SHARED = {"mtp": frozenset({"embedding", "lm_head"}), "eagle": frozenset({"embedding", "lm_head"}),
            "eagle3": frozenset({"embedding"}), "draft_model": frozenset(),
            "dflash": frozenset({"embedding", "lm_head"})}
-"""tensors the proposer takes from the target instead of keeping its own copy"""
+"""tensors the proposer takes from the target instead of keeping its own copy (EAGLE-3's lm_head:
+``eagle3_shares_lm_head``)"""
+EAGLE3_LM_HEAD_SHARED_FROM = (0, 11, 0)
+"""the first release whose EAGLE-3 head can take the target's lm_head (``eagle3_shares_lm_head``)"""
+
+
+def eagle3_shares_lm_head(model: ModelSpec, draft: ModelSpec, release: tuple[int, ...] | None) -> bool:
+    """Whether vLLM replaces an EAGLE-3 head's lm_head by the target's (so "Model loading took" holds one copy).
+
+    The head always builds its own ``ParallelLMHead(draft_vocab_size, hidden_size)`` (``model_executor/models/
+    llama_eagle3.py Eagle3LlamaForCausalLM.__init__``; ``draft_vocab_size`` defaults to ``vocab_size``), and the
+    proposer's ``load_model`` decides after loading (read in the wheels):
+
+    - 0.10.2 and older (read 0.10.1.1, 0.10.2 ``v1/spec_decode/eagle.py EagleProposer.load_model``): the lm_head is
+      taken from the target only for ``method != "eagle3"``; an EAGLE-3 head keeps its own.
+    - 0.11.0 (the same function): an EAGLE-3 head takes the target's lm_head when the two weights have the same
+      shape ('Assuming the EAGLE head shares the same lm_head with the target model').
+    - 0.11.1 – 0.19.0 (``eagle.py load_model``), 0.16.0+ ``_maybe_share_lm_head``, 0.20.0 – 0.33.0
+      (``v1/spec_decode/llm_base_proposer.py SpecDecodeBaseProposer._maybe_share_lm_head``; Model Runner V2, 0.24.0+:
+      ``v1/worker/gpu/spec_decode/eagle/utils.py load_eagle_model`` / ``_should_share``): shared when the head's
+      checkpoint has no lm_head or one ``torch.equal`` to the target's ('Detected EAGLE model with lm_head identical
+      to the target model. Sharing …'); ``torch.equal`` is False for tensors of different shapes.
+
+    tpkit cannot read the checkpoint's tensors, so from 0.11.0 it takes the shape as the test: a head whose
+    ``draft_vocab_size`` and ``hidden_size`` equal the target's ``vocab_size`` and ``hidden_size`` shares the
+    lm_head (the full-vocabulary heads seen in real logs print 'lm_head identical … Sharing': dishantghai's Qwen3-8B
+    head on 0.20.0, vl_1254 ff., and dcstang's on 0.24.0 whose load is 0.55 GiB over the target's), one of another
+    vocabulary (a 32k draft vocabulary, with its ``d2t`` map) keeps its own.  A full-vocabulary head trained with its
+    own lm_head would load one more copy than planned."""
+    if release is not None and tuple(release[:3]) < EAGLE3_LM_HEAD_SHARED_FROM:
+        return False
+    vocab = int(draft.extra.get("draft_vocab_size") or draft.vocab_size)
+    return vocab == model.vocab_size and draft.hidden_size == model.hidden_size
+
+
+def _shared(model: ModelSpec, spec: SpecConfig, draft: ModelSpec, release: tuple[int, ...] | None,
+            pp: int = 1) -> frozenset[str]:
+    """The tensors this drafter takes from the target (``_SHARED``; EAGLE-3's lm_head by ``eagle3_shares_lm_head``).
+    Under pipeline parallelism the embedding is never shared: every reading (0.10.1.1 ``eagle.py load_model``,
+    0.20.0 – 0.33.0 ``llm_base_proposer.py _maybe_share_embeddings``, 0.24.0+ V2 ``eagle/utils.py
+    load_eagle_model``) shares it only when ``get_pp_group().world_size == 1`` ('The draft model's vocab embedding
+    will be loaded separately'); the lm_head test has no such guard."""
+    shared = _SHARED[spec.method]
+    if spec.method == "eagle3" and eagle3_shares_lm_head(model, draft, release):
+        shared = shared | {"lm_head"}
+    if pp > 1:
+        shared = shared - {"embedding"}
+    return shared
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -174,11 +226,12 @@ def plan_drafter(model: ModelSpec, spec: SpecConfig, parallel: ParallelSpec, *, 
     if method == "mtp" and model.model_type == "deepseek_v4":
         return _dsv4_mtp(model, spec, parallel if tp == parallel.tp else ParallelSpec(tp=tp), draft, act_dtype,
                          quant, tp)
+    shares = _shared(model, spec, draft.spec, release, parallel.pp)
     plan = plan_draft_weights(draft, parallel if tp == parallel.tp else ParallelSpec(tp=tp),
-                              shared=_SHARED[spec.method], dtype=act_dtype, quantization=quant, fc_split=True,
+                              shared=shares, dtype=act_dtype, quantization=quant, fc_split=True,
                               fc_quantised=_mtp_fc_quantised(model, quant, release))
     tokens = spec.num_speculative_tokens or draft.num_layers
-    shared = ", ".join(sorted(_SHARED[spec.method])) or "nothing"
+    shared = ", ".join(sorted(shares)) or "nothing"
     width = model.hidden_size if method == "mtp" else draft.spec.hidden_size  # the draft config's hidden size
     return Drafter(method=spec.method, weights=plan.bytes_per_rank, hidden_states_width=width,
                    inputs_embeds_width=width,
