@@ -18,7 +18,8 @@ step() { echo; echo "=== $* ($(date -u +%H:%M:%S))"; }
     step memory check 70B skipped: one GPU cannot hold its 131 GiB of bf16 weights
   fi
   step GPU tests; OUT= timeout -s KILL 240 python3 -m pytest -q -p no:cacheprovider tests/runtime/test_gpu.py \
-      tests/runtime/test_topology.py tests/runtime/test_kv_alloc.py tests/comm/test_gpu_allreduce.py tests/engines/test_vllm_gpu.py -s
+      tests/runtime/test_topology.py tests/runtime/test_kv_alloc.py tests/comm/test_gpu_allreduce.py tests/engines/test_vllm_gpu.py \
+      tests/engines/test_vllm_rejection_gpu.py -s
   step dispatch overhead; python3 bench/dispatch_overhead.py
 } >"$log" 2>&1
 timeout -s KILL 200 torchrun --nproc-per-node ${NPROC:-2} bench/allreduce_correctness.py --cases 1500 >"$OUT/correctness.log" 2>&1
