@@ -2310,6 +2310,13 @@ SGLANG_PUBLIC = {
     # gs_563: helper gs30e: Meta-Llama-3-8B-Instruct at tp 1 on an 80 GB Hopper card (Luoxiaogan/sglang_CUSTOM server_1.log)
     "gs_563": ("0.4.9.post4", "the printed ServerArgs has exactly the 0.4.9.post3 / 0.4.9.post4 wheels' 176 fields "
                               "(run 2025-07-29)", {}, None),
+    # gs_573-gs_575: helper gs30f (2026-12-07, session 30): the same fork's pipeline-parallel launch_server logs
+    # (matin-gugugu/sglang-dev experiment-results/phase19_pp_pattern/qwen3-8b-formal-v3/pp{2,4,8}/mb1/server.log):
+    # Qwen3-8B at pp 2 / 4 / 8, tp 1, --mem-fraction-static 0.75, CUDA graphs off, on the 8x B200 host
+    **{cid: ("0.5.15", "the fork's python/sglang/_version.py '0.5.15'; these logs' ServerArgs carry exactly the 0.5.15 "
+                       "wheel's 422 field names (round gs30e)",
+             {"disable_cuda_graph": True}, None)
+       for cid in ("gs_573", "gs_574", "gs_575")},
 }
 
 # --- vLLM ------------------------------------------------------------------------------------------------------
