@@ -2317,6 +2317,10 @@ SGLANG_PUBLIC = {
                        "wheel's 422 field names (round gs30e)",
              {"disable_cuda_graph": True}, None)
        for cid in ("gs_573", "gs_574", "gs_575")},
+    # gs_576-gs_584: helper gs30f: gujialiang123/end2end-optimization's v4 decode sweep (results/2026-07-07_v4_decode_sweep):
+    # Qwen3-0.6B, Qwen3-30B-A3B-Instruct-2507 and its FP8 checkpoint on one H200, three launch configurations each
+    **{cid: ("0.5.12", "the write-up's 'SGLang 0.5.12.post1 (source)' and the log's sglang-dev env (rules 0.5.12)", {}, None)
+       for cid in ("gs_576", "gs_577", "gs_578", "gs_579", "gs_580", "gs_581", "gs_582", "gs_583", "gs_584")},
 }
 
 # --- vLLM ------------------------------------------------------------------------------------------------------
