@@ -2321,6 +2321,8 @@ SGLANG_PUBLIC = {
     # Qwen3-0.6B, Qwen3-30B-A3B-Instruct-2507 and its FP8 checkpoint on one H200, three launch configurations each
     **{cid: ("0.5.12", "the write-up's 'SGLang 0.5.12.post1 (source)' and the log's sglang-dev env (rules 0.5.12)", {}, None)
        for cid in ("gs_576", "gs_577", "gs_578", "gs_579", "gs_580", "gs_581", "gs_582", "gs_583", "gs_584")},
+    # gs_585: helper gs30f: the v43 server A/B's 'tuned' arm (results/2026-07-20_v43_server_e2e/tuned_*.jsonl; gs_515 the default)
+    "gs_585": ("0.5.12", "the line's server_info 'version': '0.5.12.post1' (rules 0.5.12)", {"cuda_graph_max_bs": 256}, None),
 }
 
 # --- vLLM ------------------------------------------------------------------------------------------------------
