@@ -2310,6 +2310,19 @@ SGLANG_PUBLIC = {
     # gs_563: helper gs30e: Meta-Llama-3-8B-Instruct at tp 1 on an 80 GB Hopper card (Luoxiaogan/sglang_CUSTOM server_1.log)
     "gs_563": ("0.4.9.post4", "the printed ServerArgs has exactly the 0.4.9.post3 / 0.4.9.post4 wheels' 176 fields "
                               "(run 2025-07-29)", {}, None),
+    # gs_573-gs_575: helper gs30f (2026-12-07, session 30): the same fork's pipeline-parallel launch_server logs
+    # (matin-gugugu/sglang-dev experiment-results/phase19_pp_pattern/qwen3-8b-formal-v3/pp{2,4,8}/mb1/server.log):
+    # Qwen3-8B at pp 2 / 4 / 8, tp 1, --mem-fraction-static 0.75, CUDA graphs off, on the 8x B200 host
+    **{cid: ("0.5.15", "the fork's python/sglang/_version.py '0.5.15'; these logs' ServerArgs carry exactly the 0.5.15 "
+                       "wheel's 422 field names (round gs30e)",
+             {"disable_cuda_graph": True}, None)
+       for cid in ("gs_573", "gs_574", "gs_575")},
+    # gs_576-gs_584: helper gs30f: gujialiang123/end2end-optimization's v4 decode sweep (results/2026-07-07_v4_decode_sweep):
+    # Qwen3-0.6B, Qwen3-30B-A3B-Instruct-2507 and its FP8 checkpoint on one H200, three launch configurations each
+    **{cid: ("0.5.12", "the write-up's 'SGLang 0.5.12.post1 (source)' and the log's sglang-dev env (rules 0.5.12)", {}, None)
+       for cid in ("gs_576", "gs_577", "gs_578", "gs_579", "gs_580", "gs_581", "gs_582", "gs_583", "gs_584")},
+    # gs_585: helper gs30f: the v43 server A/B's 'tuned' arm (results/2026-07-20_v43_server_e2e/tuned_*.jsonl; gs_515 the default)
+    "gs_585": ("0.5.12", "the line's server_info 'version': '0.5.12.post1' (rules 0.5.12)", {"cuda_graph_max_bs": 256}, None),
 }
 
 # --- vLLM ------------------------------------------------------------------------------------------------------

@@ -244,13 +244,13 @@ def test_capacity_logs_with_a_config_do_not_regress():
     Helper ex29 (2026-12-06, session 29): of the held-back round's 19 logs only vl_1205 (Qwen3.8-27B on two Arc Pro
     B70, the validation set's config) prints the anchor: 549 and 533 with gs29b's sg_655 and bl29's 7."""
     anchored = [e for e in MAP if _prints_capacity_anchor(e)]
-    assert len(anchored) == 641  # + bl30b: vl_1320-vl_1330; + gs30e: sg_781-sg_785; + gs30: sg_721-sg_740; + bl30: vl_1250-vl_1270; + gs30b: sg_741-sg_743; + gs30c: sg_761-sg_764; + gs29c: sg_720; + bl29b: vl_1230-vl_1249; + gs29: sg_635-sg_641; + ex29: vl_1205; + gs29b: sg_655; + bl29: vl_1158-vl_1164; + gs28c: sg_633, sg_634; + ex28: vl_1154 (no config); + bl28: vl_1100-vl_1112; + gs28: sg_630-sg_632; + bl27: vl_1060-vl_1067; + gs27b: sg_568; + gs27: sg_606, sg_607; + gs26: sg_594-sg_605 but the fragment sg_596; + bl23b: vl_1015-vl_1029; + bl24: vl_1030-vl_1044; + gs24b: sg_563, sg_564; + bl24b: vl_1045-vl_1059
+    assert len(anchored) == 645  # + gs30f: sg_831-sg_834; + bl30b: vl_1320-vl_1330; + gs30e: sg_781-sg_785; + gs30: sg_721-sg_740; + bl30: vl_1250-vl_1270; + gs30b: sg_741-sg_743; + gs30c: sg_761-sg_764; + gs29c: sg_720; + bl29b: vl_1230-vl_1249; + gs29: sg_635-sg_641; + ex29: vl_1205; + gs29b: sg_655; + bl29: vl_1158-vl_1164; + gs28c: sg_633, sg_634; + ex28: vl_1154 (no config); + bl28: vl_1100-vl_1112; + gs28: sg_630-sg_632; + bl27: vl_1060-vl_1067; + gs27b: sg_568; + gs27: sg_606, sg_607; + gs26: sg_594-sg_605 but the fragment sg_596; + bl23b: vl_1015-vl_1029; + bl24: vl_1030-vl_1044; + gs24b: sg_563, sg_564; + bl24b: vl_1045-vl_1059
     # + helper gs24 (2026-12-06): sg_548-sg_559 (gs_353-gs_364), each with the validation set's config
     # + helper gs25c (2026-12-06, session 25): sg_560 (gs_365), the validation set's Qwen3-Next-80B-A3B-Instruct config
     # + helper gs25b (2026-12-06, session 25): sg_580-sg_593 (gs_395-gs_408), each with the validation set's config
     # + helper gs26 (2026-12-06, session 26): sg_594-sg_605 (gs_409-gs_420), each with the validation set's config
     # + helper gs27b (2026-12-06, session 27): sg_568 (gs_380), the validation set's Qwen3-30B-A3B-FP8 config
-    assert sum(1 for e in anchored if e["config"]) >= 625  # + bl30b vl_1320-vl_1330; + gs30e sg_781-sg_785; + gs30 sg_721-sg_740; + bl30 vl_1250-vl_1270; + gs30b sg_741-sg_743; + gs30c sg_761-sg_764; + gs29c sg_720; + bl29b vl_1230-vl_1249; + gs29 sg_635-sg_641; + ex29's vl_1205; + gs29b sg_655; + bl29's 7; + gs28c's sg_633 / sg_634; + bl28's 13; + gs28's sg_630-sg_632; + bl27's 8, gs27's sg_606 / sg_607
+    assert sum(1 for e in anchored if e["config"]) >= 629  # + gs30f sg_831-sg_834; + bl30b vl_1320-vl_1330; + gs30e sg_781-sg_785; + gs30 sg_721-sg_740; + bl30 vl_1250-vl_1270; + gs30b sg_741-sg_743; + gs30c sg_761-sg_764; + gs29c sg_720; + bl29b vl_1230-vl_1249; + gs29 sg_635-sg_641; + ex29's vl_1205; + gs29b sg_655; + bl29's 7; + gs28c's sg_633 / sg_634; + bl28's 13; + gs28's sg_630-sg_632; + bl27's 8, gs27's sg_606 / sg_607
 
 
 # --- plan flags quoted from the source threads (issue 12: "Plan flags given on the command line fill in what the
