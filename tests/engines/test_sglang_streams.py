@@ -93,8 +93,9 @@ def test_amd_distributed_init_uses_the_xgmi_cells_nvidia_unchanged():
     nccl = sum((u.bytes for u in amd.uses if "NCCL" in u.item), Bytes(0))
     assert abs(nccl.bytes - nccl_entry("xgmi", 8).bytes.bytes) <= 1
     # helper amdev26 (2026-12-06): 35 samples since AMD's CI rows (0.5.3-0.5.6 images: 2.1-3.7 GiB; sglang#2384's
-    # 0.4.0-era start 7.1 GiB): the median 3.20 GiB, still an order above the NVLink cell
-    assert GiB(3) < nccl < GiB(4)
+    # 0.4.0-era start 7.1 GiB): the median 3.20 GiB, still an order above the NVLink cell; helper gs30 (session 30) left
+    # its validation cases' own CI logs out of the rows: 2.94 GiB
+    assert GiB(2.5) < nccl < GiB(4)
     nv = plan_baseline(lookup_gpu("H100-SXM-80GB"), ParallelSpec(tp=8), "0.4.2", None, version="0.4.2")
     nv_nccl = sum((u.bytes for u in nv.uses if "NCCL" in u.item), Bytes(0))
     assert abs(nv_nccl.bytes - nccl_entry("nvlink", 8).bytes.bytes) <= 1

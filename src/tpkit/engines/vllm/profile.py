@@ -317,14 +317,24 @@ def estimate_profile_peak(model: ModelSpec, parallel: ParallelSpec, *, tokens: i
         _add_to(phases, ("attention", "logits", "logits + sampler"), kept_ws,
                 f" + the MoE workspace kept from the first MoE layer on, {gib_text(kept_ws)} "
                 f"(v1/worker/workspace.py: it only grows)")
+    _add_compile_and_encoder(phases, model, parallel.tp, tokens, act_bytes, vocab_hidden, drafter_vocab_hidden,
+                             encoder)
+    return _peak_of(phases)
+
+
+def _add_compile_and_encoder(phases: dict[str, tuple[Bytes, str]], model: ModelSpec, tp: int, tokens: int,
+                             act_bytes: int, vocab_hidden: bool, drafter_vocab_hidden: bool,
+                             encoder: "EncoderProfile | None") -> None:
+    """The phases outside the text forward (``estimate_profile_peak``'s ``vocab_hidden``, ``drafter_vocab_hidden``
+    and ``encoder``): the cold-compile scratch, the drafter's own compile, and the encoder pass whose outputs every
+    text phase keeps."""
     if vocab_hidden:
-        phases["cold compile scratch ≈ vocab × hidden"] = vocab_hidden_scratch(model, parallel.tp, act_bytes)
+        phases["cold compile scratch ≈ vocab × hidden"] = vocab_hidden_scratch(model, tp, act_bytes)
     if drafter_vocab_hidden:
-        phases[DRAFTER_PHASE] = drafter_compile_phase(model, parallel.tp, tokens, act_bytes)
+        phases[DRAFTER_PHASE] = drafter_compile_phase(model, tp, tokens, act_bytes)
     if encoder is not None:
         _add_to(phases, tuple(phases), encoder.kept, f" + encoder outputs kept {gib_text(encoder.kept)}")
         phases["vision encoder (dummy items)"] = (encoder.peak, encoder.formula)
-    return _peak_of(phases)
 
 
 def _peak_of(phases: dict[str, tuple[Bytes, str]]) -> ActivationEstimate:

@@ -61,8 +61,9 @@ give (``SAMPLERS``; ``VllmRules.flashinfer_sampler``, ``triton_topk_topp``, ``v2
                                              float32 copy is the sorted target tensor, i.e. + 32).  The bonus
                                              call's own peak (3a + raw + the ordinary sampler's own) never exceeds
                                              the target step's.  a = 2, ≥ 0.17,
-                                             ≥ 8 rows: 30 B against the Triton sampler's 14: +16 B × R × V (vp_952's
-                                             4.00 GiB twin step: 16 × 1,024 × 262,144 B).  The phase is the larger of
+                                             ≥ 8 rows: 30 B against the Triton sampler's 14: +16 B × R × V (the
+                                             gemma-4-31B n-gram twins' 4.00 GiB step, docs/accuracy.md §6.4 round
+                                             rs30: 16 × 1,024 × 262,144 B).  The phase is the larger of
                                              the two runs (the ordinary run's temporaries are freed first).  Read in
                                              the 0.10.1–0.33.0 wheels (``VllmRules.dummy_rejection``); default
                                              ``--logprobs-mode`` (the processed modes skip the clone), greedy draft
