@@ -153,6 +153,7 @@ def load_usage(model: ModelSpec, parallel: ParallelSpec, options: SglangOptions,
             weights = int4_weights(weights, model, parallel)
     method = str(getattr(weights, "method", "given"))
     params = weights.bytes_per_rank
+    pad, pad_source = trtllm_pad(model, parallel, options, gpu, weights)
     if model.is_multimodal and not model.vision_params and "derived" in method:
         share, what = UNCOUNTED_TOWER_SHARE, f"{method}; vision tower not counted: ± {UNCOUNTED_TOWER_SHARE:.0%}"
     elif "derived" in method:
@@ -170,6 +171,8 @@ def load_usage(model: ModelSpec, parallel: ParallelSpec, options: SglangOptions,
         params = params - min(off.offloaded, params)
         what += f"; less {off.describe()} (engines.offload: OffloaderV1.maybe_offload_to_cpu)"
     nominal, unc, source = params, Bytes(round(params.bytes * share)), f"weights per rank ({what})"
+    if pad.bytes:  # the padded expert width SGLang allocates beyond the checkpoint's (engines.sglang.trtllm_moe)
+        nominal, source = nominal + pad, f"{source}; {pad_source}"
     if gpu is not None:
         rope, rope_source = rotary_cache_bytes(model, gpu, options)
         extra = sglang_load_extra(at_least(options.engine_version, "0.5.8"))
@@ -181,6 +184,18 @@ def load_usage(model: ModelSpec, parallel: ParallelSpec, options: SglangOptions,
         source += (f"; + {rope_source}; + load allocations beyond them {format_bytes(extra_nominal)} ± "
                    f"{format_bytes(extra.uncertainty)} ({extra.source})")
     return nominal, unc, source
+
+
+def trtllm_pad(model: ModelSpec, parallel: ParallelSpec, options: SglangOptions, gpu: GpuSpec | None,
+               weights) -> tuple[Bytes, str]:
+    """``engines.sglang.trtllm_moe.trtllm_moe_padding`` for a weights plan (its dtype's bytes); none without a GPU."""
+    if gpu is None or model.moe is None:
+        return Bytes(0), ""
+    from tpkit.dtypes import DTYPES
+    from tpkit.engines.sglang.trtllm_moe import trtllm_moe_padding
+
+    dtype = DTYPES.get(str(getattr(weights, "dtype", "bfloat16")))
+    return trtllm_moe_padding(model, parallel, options, gpu, dtype.bytes if dtype else 2)
 
 
 def weights_term(model: ModelSpec, parallel: ParallelSpec, options: SglangOptions, weights,

@@ -234,6 +234,11 @@ class SglangOptions:
     moe_a2a_backend: str = flag("none", choices=A2A_BACKENDS,
                                 help="MoE all-to-all backend (default none; deepep adds its reserve)")
     """``none`` | ``deepep``"""
+    moe_runner_backend: str = flag("auto", metavar="BACKEND",
+                                   help="MoE runner backend (default auto: SGLang 0.5.8+ picks flashinfer_trtllm "
+                                        "for bf16 Qwen3-MoE on SM 10.x and pads the expert width to 128)")
+    """``--moe-runner-backend``; only ``flashinfer_trtllm`` (or ``auto`` where SGLang picks it) is read, by the
+    expert-width padding of ``engines.sglang.trtllm_moe``"""
 
     enable_lora: bool = shared_flag("enable_lora")
     """``--enable-lora``: SGLang's ``LoRAMemoryPool`` is allocated after the weights, before the KV pool is sized
