@@ -22,6 +22,7 @@ PLAN_FLAGS = frozenset({
     "--cuda-graph-max-bs", "--max-running-requests", "--speculative-algorithm", "--speculative-draft-model-path",
     "--speculative-num-steps", "--speculative-eagle-topk", "--speculative-num-draft-tokens", "--enable-dp-attention",
     "--moe-a2a-backend", "--disable-radix-cache", "--disable-overlap-schedule", "--swa-full-tokens-ratio",
+    "--moe-runner-backend",  # helper pad30: flashinfer_trtllm pads the expert width (engines.sglang.trtllm_moe)
     "--mamba-full-memory-ratio",
     "--mamba-ssm-dtype", "--mm-feature-transport",  # helper sgf14: the SSM state dtype, the feature pool
     "--disable-cuda-graph",

@@ -189,8 +189,8 @@ def load_usage(model: ModelSpec, parallel: ParallelSpec, options: SglangOptions,
 def trtllm_pad(model: ModelSpec, parallel: ParallelSpec, options: SglangOptions, gpu: GpuSpec | None,
                weights) -> tuple[Bytes, str]:
     """``engines.sglang.trtllm_moe.trtllm_moe_padding`` for a weights plan (its dtype's bytes); none without a GPU."""
-    if gpu is None or model.moe is None:
-        return Bytes(0), ""
+    if gpu is None or model.moe is None or model.quant is not None or options.quantization:
+        return Bytes(0), ""  # only unquantised experts are modelled: no import on the other paths
     from tpkit.dtypes import DTYPES
     from tpkit.engines.sglang.trtllm_moe import trtllm_moe_padding
 
