@@ -177,11 +177,15 @@ def _weights_table() -> list[str]:
             plan = plan_weights(model, par, dtype=getattr(opts, "dtype", None),
                                 quantization=getattr(opts, "quantization", None),
                                 engine="sglang" if engine == "sglang" else None)  # SGLang's Gemma 3 / 4 embedding
+            pad_gib = 0.0
             if engine == "sglang":  # SGLANG_INT4_WEIGHT on HIP: int4 packed experts (engines/sglang/int4.py)
                 from tpkit.engines.sglang.int4 import int4_applies, int4_weights
 
                 if int4_applies(model, harness.gpu_of(case), opts, plan):
                     plan = int4_weights(plan, model, par)
+                from tpkit.engines.sglang.load import trtllm_pad  # the padded expert width (engines/sglang/trtllm_moe.py)
+
+                pad_gib = trtllm_pad(model, par, opts, harness.gpu_of(case), plan)[0].gib
             rope = 0.0
             if engine == "vllm":  # the tower the release does not build (engines/vllm/towers.py)
                 from tpkit.engines.vllm.policy import tower_weights
@@ -210,7 +214,7 @@ def _weights_table() -> list[str]:
                                 if l.item in (MLA_ABSORBED_ITEM, MLA_KV_B_COPY_ITEM))
                 except Exception:  # noqa: BLE001 — a plan without the line: weights alone
                     rope = 0.0
-            d = plan.bytes_per_rank.gib + rope
+            d = plan.bytes_per_rank.gib + rope + pad_gib
             lines.append(f"| {case['id']} | {case['model'].split('/')[-1][:34]} | "
                          f"{plan.quant.method if plan.quant else '—'} | {w['gib']:.2f} ({w['what'].split()[0]}) | "
                          f"{d:.2f} | {d - w['gib']:+.2f} ({(d - w['gib']) / w['gib'] * 100:+.1f} %) |")
