@@ -21,7 +21,8 @@ Read in the release wheels (facts only):
 
 Modelled here: unquantised experts only (the fp8 / NVFP4 paths pad their scales too and check block divisibility;
 not read far enough to size).  Evidence (docs/accuracy.md §6.4 round pad30): Qwen3-30B-A3B at tp 4 on B200
-under 0.5.15 prints 18.80 GiB at load where the unpadded plan is 14.24 GiB; 192 → 256 per rank adds 48 layers × 128 experts × 3 × 64 × 2048 × 2 B = 4.50 GiB.
+under 0.5.15 prints 18.80 GiB at load where the unpadded plan is 14.24 GiB; 192 → 256 per rank adds 48 layers ×
+128 experts × 3 × 64 × 2048 × 2 B = 4.50 GiB.
 """
 
 from __future__ import annotations
