@@ -71,3 +71,17 @@ def test_load_usage_counts_the_padding_and_says_so():
     assert padded.bytes - plain.bytes == PAD_TP4
     assert "FlashInfer TRTLLM MoE padding" in source
     assert "SM 10.x" in trtllm_moe_backend(model, SglangOptions(engine_version="0.5.15"), B200)
+
+
+def test_a_moe_runner_backend_no_release_accepts_is_refused_with_the_choices():
+    """Bad input (lead, session 30): SGLang's parser refuses a value outside its choices; so does tpkit, naming it."""
+    import pytest
+
+    from tpkit.engines.sglang.options import MOE_RUNNER_BACKENDS, SglangOptions
+    from tpkit.errors import PlanInputError
+
+    with pytest.raises(PlanInputError, match=r"--moe-runner-backend 'bogus' is not an SGLang MoE runner backend.*"
+                                             r"flashinfer_trtllm"):
+        SglangOptions(moe_runner_backend="bogus")
+    for value in MOE_RUNNER_BACKENDS:
+        assert SglangOptions(moe_runner_backend=value).moe_runner_backend == value

@@ -76,6 +76,13 @@ _POSITIVE_INTS = ("context_length", "page_size", "max_total_tokens", "cuda_graph
                   "speculative_num_steps", "speculative_eagle_topk", "speculative_num_draft_tokens")
 
 
+MOE_RUNNER_BACKENDS = ("auto", "deep_gemm", "triton", "triton_kernel", "flashinfer_trtllm", "experimental_sgl_trtllm",
+                       "flashinfer_trtllm_routed", "flashinfer_cutlass", "flashinfer_mxfp4", "flashinfer_cutedsl",
+                       "flashinfer_megamoe", "cutlass", "aiter", "marlin", "humming")
+"""``--moe-runner-backend``'s values in any release: ``MOE_RUNNER_BACKEND_CHOICES`` of ``srt/server_args.py``, the
+union over the 0.5.8, 0.5.15, 0.5.18 and 0.5.23 wheels (0.5.8: auto … cutlass; 0.5.15 adds experimental_sgl_trtllm,
+flashinfer_trtllm_routed, aiter, marlin; 0.5.18 humming; 0.5.23 flashinfer_megamoe)"""
+
 @dataclass(frozen=True, kw_only=True, slots=True)
 class SglangOptions:
     """SGLang server arguments that size memory; ``None`` means "the engine's default"."""
@@ -234,11 +241,12 @@ class SglangOptions:
     moe_a2a_backend: str = flag("none", choices=A2A_BACKENDS,
                                 help="MoE all-to-all backend (default none; deepep adds its reserve)")
     """``none`` | ``deepep``"""
-    moe_runner_backend: str = flag("auto", metavar="BACKEND",
+    moe_runner_backend: str = flag("auto", metavar="BACKEND", choices=MOE_RUNNER_BACKENDS,
                                    help="MoE runner backend (default auto: SGLang 0.5.8+ picks flashinfer_trtllm "
                                         "for bf16 Qwen3-MoE on SM 10.x and pads the expert width to 128)")
     """``--moe-runner-backend``; only ``flashinfer_trtllm`` (or ``auto`` where SGLang picks it) is read, by the
-    expert-width padding of ``engines.sglang.trtllm_moe``"""
+    expert-width padding of ``engines.sglang.trtllm_moe``; any other value a release accepts is taken and changes
+    nothing (``MOE_RUNNER_BACKENDS``)"""
 
     enable_lora: bool = shared_flag("enable_lora")
     """``--enable-lora``: SGLang's ``LoRAMemoryPool`` is allocated after the weights, before the KV pool is sized
@@ -374,7 +382,7 @@ def _check_multimodal(o: SglangOptions) -> None:
 
 
 def _check_scheduling_and_kv(o: SglangOptions) -> None:
-    """The scheduling switches, ``--moe-a2a-backend``, the LoRA flags (``lora.check_lora_flags``) and
+    """The scheduling switches, ``--moe-runner-backend``, ``--moe-a2a-backend``, the LoRA flags (``lora.check_lora_flags``) and
     ``--kv-cache-dtype`` last (an unmodelled spelling gets its own error)."""
     for name in ("disable_radix_cache", "disable_overlap_schedule"):
         if not isinstance(getattr(o, name), bool):
@@ -386,6 +394,9 @@ def _check_scheduling_and_kv(o: SglangOptions) -> None:
         hint = f" (SGLang reads it in lower case: {folded})" if folded else ""
         raise PlanInputError(f"--attention-backend {o.attention_backend!r} is not an SGLang attention backend{hint}; "
                              f"use one of {', '.join(ATTENTION_BACKENDS)}, or leave it out for the release's default")
+    if o.moe_runner_backend not in MOE_RUNNER_BACKENDS:
+        raise PlanInputError(f"--moe-runner-backend {o.moe_runner_backend!r} is not an SGLang MoE runner backend; use "
+                             f"one of {', '.join(MOE_RUNNER_BACKENDS)}, or leave it out for auto")
     if o.moe_a2a_backend not in A2A_BACKENDS:
         raise PlanInputError(f"--moe-a2a-backend {o.moe_a2a_backend!r} is not sized by tpkit; use one of "
                              f"{', '.join(A2A_BACKENDS)}")
