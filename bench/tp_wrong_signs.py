@@ -16,7 +16,10 @@ It prints:
    cannot be turned by an all-reduce count or cost per call.  ``δ step / δ cycle``: the extra µs per call that
    would close the plain step's miss alone and the cycle's alone; one per-call term explains a row only where they
    agree.
-2. A per-call term fitted on the training sources only (``split.train``: the grid δ = 0, 5, … 100 µs that maximises
+2. The held-out wrong-sign rows grouped by engine and TP, release and TP, algorithm / batch / accept length (the
+   source's or the family default), and the side that alone turns them, each against the held-out rows of its group
+   (``wrong_groups``, helper sp31).
+3. A per-call term fitted on the training sources only (``split.train``: the grid δ = 0, 5, … 100 µs that maximises
    their sign, then within-25 % count), and its effect on all / training / held-out rows (sign and within 25 %).
    Workload rows (as163) keep their scored prediction (the term is a decode-step what-if).
 """
@@ -58,7 +61,8 @@ def collect(data: dict | None = None) -> list[dict]:
         out.append({
             "row": number, "source": row["source"], "train": row["source"] in train, "tp": row["tp"],
             "gpu": row["gpu"], "engine": row["engine"], "version": row.get("engine_version"),
-            "batch": row["batch"], "k": row["num_steps"], "accept_length": tau,
+            "batch": row["batch"], "k": row["num_steps"], "accept_length": tau, "algorithm": row["algorithm"],
+            "accept_given": row["accept_length"] is not None,
             "link": r.inputs.get("link") if row["tp"] > 1 else "single",
             "backend": r.allreduce.get("backend") if row["tp"] > 1 else "none",
             "workload": row.get("measurement") == "workload", "comparable": dp.comparable(row),
@@ -157,6 +161,41 @@ def wrong_table(items: list[dict]) -> list[str]:
     return lines
 
 
+def is_wrong(x: dict) -> bool:
+    """A comparable row whose predicted speed-up is on the other side of 1 from the measured one."""
+    return x["comparable"] and (x["predicted"] > 1) != (x["measured"] > 1)
+
+
+def group_key(x: dict, key: str) -> str:
+    """One grouping column of a record: ``engine``, ``release`` (None = newest facts), ``tp``, ``batch`` (1, 2–8,
+    16–64, > 64), ``algorithm``, ``accept`` (given by the source or the family default), ``side``."""
+    if key == "release":
+        return f"{x['engine']} {x['version'] or 'newest'}"
+    if key == "batch":
+        b = x["batch"]
+        return "1" if b == 1 else "2-8" if b <= 8 else "16-64" if b <= 64 else ">64"
+    if key == "accept":
+        return "source" if x.get("accept_given") else "family default"
+    if key == "side":
+        return side(x)
+    return str(x[key])
+
+
+def wrong_groups(items: list[dict], keys: tuple[str, ...]) -> list[str]:
+    """The held-out wrong-sign rows counted by ``keys`` against every held-out comparable row of the same group
+    (helper sp31): which groups the wrong signs sit in, and how large those groups are."""
+    held = [x for x in items if x["comparable"] and not x["train"]]
+    groups: dict[tuple, list] = {}
+    for x in held:
+        groups.setdefault(tuple(group_key(x, k) for k in keys), []).append(x)
+    lines = [f"| {' | '.join(keys)} | held-out rows | wrong | wrong rows |", "|" + "---|" * len(keys) + "---:|---:|---|"]
+    for key in sorted(groups, key=lambda k: (-sum(map(is_wrong, groups[k])), k)):
+        bad = [x["row"] for x in groups[key] if is_wrong(x)]
+        if bad:
+            lines.append(f"| {' | '.join(key)} | {len(groups[key])} | {len(bad)} | {', '.join(map(str, bad))} |")
+    return lines
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--json", default=None, help="also write every row's record to this file")
@@ -165,6 +204,9 @@ def main() -> int:
     if args.json:
         Path(args.json).write_text(json.dumps(items, indent=1) + "\n")
     print("\n".join(wrong_table(items)))
+    for keys in (("engine", "tp"), ("release", "tp"), ("algorithm", "batch", "accept"), ("side",)):
+        print("\nheld-out wrong signs by " + ", ".join(keys) + " (groups with at least one):")
+        print("\n".join(wrong_groups(items, keys)))
     best = fit_on_training(items)
     print(f"\nper-call all-reduce term fitted on the training sources only: {best} µs")
     for d in sorted({0, best, 25, 50}):

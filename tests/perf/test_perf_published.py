@@ -417,10 +417,12 @@ def test_specforge_bench_rows_carry_the_launch_the_tool_itself_makes():
     # dogacel_goss120 / dogacel_goss20 (helper spw5): the cards' own launch command sets --max-running-requests 64;
     # eagle3_t3 (helper sg13): SGLang's scripts/playground/bench_speculative.py sets it to the batch size;
     # p18_q38_4x3090 (helper sp18): its SGLang launch manifests set --max-running-requests 16;
-    # p22_glm5_sgl_rtx6k (helper sp22): the page's launch command sets --max-running-requests 64
+    # p22_glm5_sgl_rtx6k (helper sp22): the page's launch command sets --max-running-requests 64;
+    # s31_wilkes_a100_eagle3 (helper sp31): its launch scripts set --max-running-requests 1
     assert not any("max_running_requests" in r for r in DATA["rows"]
                    if r["source"] not in ("sf339", "as163", "sbundle", "dogacel_goss120", "dogacel_goss20", "eagle3_t3",
-                                          "p18_q38_4x3090", "p22_glm5_sgl_rtx6k"))
+                                          "p18_q38_4x3090", "p22_glm5_sgl_rtx6k", "s31_wilkes_a100_eagle3"))
+    assert all(r["max_running_requests"] == 1 for r in DATA["rows"] if r["source"] == "s31_wilkes_a100_eagle3")
     (b64,) = [r for r in rows if r["source"] == "as163" and r["batch"] == 64 and r["num_steps"] == 4]
     lifted = predict(b64).speculative
     capped = predict({**b64, "max_running_requests": None}).speculative
@@ -547,9 +549,15 @@ def test_only_the_p18_first_requests_that_compile_are_not_comparable():
     that server's log prints vLLM's own 'Triton kernel JIT compilation during inference' for the decode path's
     kernels inside the timed decode: the reason is quoted from the source, no tpkit number.  Helper sp22 (2026-12-06):
     marked the p22_glm5_sgl_rtx6k rows too (a patched build); the lead counted them as comparable, as the earlier
-    patched-build sources are (a result is not set aside for its build), so no other source's row is marked."""
+    patched-build sources are (a result is not set aside for its build), so no other source's row is marked.
+    Helper sp31 (2026-12-07): the four DeepSeek MT-bench rows of s31_wilkes_a100_eagle3 (440, 445, 450, 455), which
+    their source itself flags ('Treat mtbench DeepSeek static as suspect'), are the only other marked rows."""
     marked = [i for i, r in enumerate(DATA["rows"], 1) if r.get("not_comparable")]
-    assert marked == list(COLD_POINTS)
+    assert marked == list(COLD_POINTS) + [440, 445, 450, 455]
+    for n in (440, 445, 450, 455):
+        row = DATA["rows"][n - 1]
+        assert row["source"] == "s31_wilkes_a100_eagle3" and "Treat mtbench DeepSeek static as suspect" in row["not_comparable"]
+        assert row["model"] == "deepseek-ai/DeepSeek-R1-Distill-Llama-8B" and "mtbench" in row["note"]
     for n in COLD_POINTS:
         row = DATA["rows"][n - 1]
         assert row["source"] == "p18_q38_4x3090" and row["attention_backend"] == "FLASHINFER" and row["context"] == 8256

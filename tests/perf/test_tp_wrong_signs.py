@@ -68,3 +68,20 @@ def test_the_term_is_fitted_on_training_rows_only():
     assert d == min(g for g in range(0, 101, 5) if tw.with_term(train, g) > 1)
     t = tw.tally([train, held_good], d)
     assert (t["train"]["rows"], t["held_out"]["rows"], t["all"]["rows"]) == (1, 1, 2)
+
+
+def test_wrong_groups_count_the_held_out_wrong_rows_against_their_group():
+    """Helper sp31: a group prints only where it holds a held-out wrong sign, with the size of the group; training
+    and not-comparable rows are left out."""
+    rows = [_row(row=1, tp=4, version="0.26.0", algorithm="NEXTN", accept_given=True),            # wrong
+            _row(row=2, tp=4, version="0.26.0", algorithm="NEXTN", measured=1.3, accept_given=True),  # right
+            _row(row=3, tp=1, version="0.20.0", algorithm="EAGLE3", measured=1.2, accept_given=False),  # right
+            _row(row=4, tp=4, version="0.26.0", train=True),                                          # training
+            _row(row=5, tp=4, version="0.26.0", comparable=False)]                                    # n/c
+    lines = tw.wrong_groups(rows, ("release", "tp"))
+    assert lines[2:] == ["| vllm 0.26.0 | 4 | 2 | 1 | 1 |"]
+    assert tw.group_key(_row(version=None), "release") == "vllm newest"
+    assert [tw.group_key(_row(batch=b), "batch") for b in (1, 8, 64, 128)] == ["1", "2-8", "16-64", ">64"]
+    assert tw.group_key(_row(accept_given=False), "accept") == "family default"
+    # the side is read per row, so the right rows 2 and 3 (side "step") fall in another group than row 1
+    assert tw.wrong_groups(rows, ("side",))[2:] == ["| cycle | 1 | 1 | 1 |"]
