@@ -51,7 +51,15 @@ def _context(torch) -> dict:
     return {"gpu": props.name, "sm_count": props.multi_processor_count, "total_mib": props.total_memory / 2**20,
             "torch": torch.__version__, "cuda_runtime": torch.version.cuda, "driver_api": driver.value,
             "max_connections": os.environ.get("CUDA_DEVICE_MAX_CONNECTIONS", "(default)"),
-            "torch_priority_range": list(torch.cuda.Stream.priority_range())}
+            "torch_priority_range": _torch_priority_range(torch)}
+
+
+def _torch_priority_range(torch) -> list[int] | None:
+    """``CUDAStream::priority_range`` (the span torch uses, capped at 4 levels), where this torch exposes it."""
+    try:
+        return list(torch.cuda.Stream.priority_range())
+    except (AttributeError, RuntimeError):
+        return None
 
 
 def _cuda():
