@@ -297,6 +297,20 @@ KNOWN_MISSES = {
     # torch 2.11 + CUDA 13.0) is 10.5 MiB, and without it the range holds the printed count; the stream-pool-size
     # class of sg_063 / sg_200 / sg_253 / sg_331 (the pool's size on this stack is not printed). Not fixed
     "sg_741",
+    # helper cap31b (2026-12-07, session 31, docs/accuracy.md §7 cap31b), the NVIDIA misses re-read, none fixed:
+    # - sg_741, sg_762-sg_764 (RTX 4090), sg_200 / sg_331 / sg_063 (80 GB / Ada / A100 cards), sg_253 (H100, torch
+    #   2.13): torch's stream pool is kStreamsPerPool (32) x min(4, the device's priority span) streams created at once
+    #   (c10/cuda/CUDAStream.cpp initDeviceStreamState; 4 in the torch 2.13 header), times the bytes the closed driver
+    #   takes per stream: no source sizes the second factor; the logs place the pool at 11-32 MiB (RTX 4090), <= 54 /
+    #   <= 46 / <= 38 MiB and 89-127 MiB, the H100 / H200 measurement at 70 MiB. bench/stream_pool_anatomy.py splits it
+    # - sg_781 / sg_783 / sg_784 (B200, 0.5.15 one_batch, tp 2 / 4 / 2) need 4-18 MiB less budget: 0.15 x 26-121 MiB
+    #   taken between the pre sample and 'Load weight begin' (or 4-18 MiB after 'Load weight end'). The 0.5.15 wheel
+    #   allocates nothing there at tp > 1 (PyNccl's warm-up stream builds the pool inside init_torch_distributed; the
+    #   logs print 'sglang is using nccl==2.28.9'), the fork's one_batch.py is upstream's, its model_runner.py is stored
+    #   as .pyc only; the same-release-line H100 server logs sg_635-sg_638 (tp 2 / 4) exclude such a term
+    # - sg_606 (0.3.0, tp 8): the pre sample precedes the MIN all-reduce that opens the default group's NCCL
+    #   communicator (utils.get_available_gpu_memory; vllm 0.5.5's init_distributed_environment runs no collective on
+    #   it; NCCL_NVLS_ENABLE=0 from server._set_envs_and_config): 0.8 GiB at f 0.83 that no source sizes (gs27's read)
     # helper gs30e (2026-12-07, session 30, blind): sg_781, sg_783, sg_784 (matin-gugugu/sglang-dev one_batch logs on
     # B200, SGLang 0.5.15 source tree, mfs 0.85, CUDA graphs off) print 64-192 tokens (one to three 64-token pages;
     # 147 tokens at page 1 for DeepSeek-V2-Lite) below the rebuilt range, about 0.01-0.02 GiB of pool; their tp-8 sibling
