@@ -311,7 +311,8 @@ KNOWN_MISSES = {
     # sg_783 / sg_784; their siblings sg_853 / sg_854 at tp 4 hit); sg_855 (DeepSeek-V3.2 tp 4, mfs 0.95, gs_561's log)
     # prints 202,112 against 111,506-111,676 rebuilt: the rebuild sizes the cell with bf16 latents (1,152 + 132 B per
     # token and layer) where SGLang printed 'Setting KV cache dtype to fp8_e4m3 for DeepSeek DSA on SM10 device.'
-    # (576 + 132 B; 8.13 GiB / 202,112 / 61 layers = 708 B)
+    # (576 + 132 B; 8.13 GiB / 202,112 / 61 layers = 708 B). After the first run explain reads that line
+    # (result._KV_DTYPE_DSA; tests/explain/test_sglang_dsa_kv_dtype.py): 202,222-202,532, 110 tokens below: still a miss
     "sg_855", "sg_856", "sg_857",
     # helper gs24 (2026-12-06, blind, first run): sg_549, sg_551, sg_555-sg_559 (AMD's nightly CI, SGLang 0.5.6 images
     # on MI355X / MI300X at tp 4 / 8: gpt-oss-20b, grok-2 fp8 twice, DeepSeek-V3-0324 four times) print 40-3,078
