@@ -2323,6 +2323,13 @@ SGLANG_PUBLIC = {
        for cid in ("gs_576", "gs_577", "gs_578", "gs_579", "gs_580", "gs_581", "gs_582", "gs_583", "gs_584")},
     # gs_585: helper gs30f: the v43 server A/B's 'tuned' arm (results/2026-07-20_v43_server_e2e/tuned_*.jsonl; gs_515 the default)
     "gs_585": ("0.5.12", "the line's server_info 'version': '0.5.12.post1' (rules 0.5.12)", {"cuda_graph_max_bs": 256}, None),
+    # gs_593 / gs_594: helper gs31a (2026-12-07, session 31): the same fork's other one_batch logs (8x B200): Qwen3-30B-A3B
+    # at tp 8 (phase12 admission smoke, CUDA graphs off) and Qwen3-8B at tp 2 with CUDA graphs on (phase0 qwen3_8b_hist_tp2)
+    "gs_593": ("0.5.15", "the fork's python/sglang/_version.py '0.5.15'; the same tree's launch_server log of 2026-08-07 "
+                         "prints a ServerArgs with exactly the 0.5.15 wheel's 422 field names (round gs30e)",
+               {"disable_cuda_graph": True}, None),
+    "gs_594": ("0.5.15", "the fork's python/sglang/_version.py '0.5.15'; the same tree's launch_server log of 2026-08-07 "
+                         "prints a ServerArgs with exactly the 0.5.15 wheel's 422 field names (round gs30e)", {}, None),
 }
 
 # --- vLLM ------------------------------------------------------------------------------------------------------

@@ -138,7 +138,7 @@ def free_form_settings(raw: bytes) -> dict:
         if (kind is float and 0.0 < value <= 1.0) or (kind is int and value >= 1):
             out[name] = (value, f"free-form text {m.group(0).decode('ascii', 'replace')!r}")
             out[name + "_line"] = raw.count(b"\n", 0, m.start()) + 1
-    m = _KV_DTYPE_USED.search(raw)
+    m = _KV_DTYPE_USED.search(raw) or _KV_DTYPE_DSA.search(raw)
     if m is not None:
         from tpkit.dtypes import lookup_dtype  # torch's name → the canonical --kv-cache-dtype spelling
 
@@ -169,6 +169,13 @@ _PREFIX_CACHING = __import__("re").compile(
 _KV_DTYPE_USED = __import__("re").compile(rb"Using KV cache dtype: torch\.(float8_e4m3fn|float8_e5m2|bfloat16)\b")
 """the KV dtype SGLang resolved (``model_runner.py`` ``configure_kv_cache_dtype`` logs 'Using KV cache dtype:
 torch.…' on rank 0, 0.5.x): the value the pool ran with, for logs whose ServerArgs dump is elided"""
+_KV_DTYPE_DSA = __import__("re").compile(
+    rb"Setting KV cache dtype to (fp8_e4m3|bfloat16) for DeepSeek (?:DSA on SM\d+ device|NSA)\.")
+"""the KV dtype SGLang chose for a DeepSeek DSA (V3.2) model left at ``--kv-cache-dtype auto`` (the wheels: fp8_e4m3
+on compute capability 10+, bfloat16 below; the line says which): ``server_args.py`` '… for DeepSeek NSA.' in
+0.5.6–0.5.7, '… for DeepSeek DSA on SM{major} device.' in 0.5.8–0.5.13, the same text from
+``arg_groups/overrides.py`` in 0.5.15–0.5.23 (its value returned as the run's kv_cache_dtype); none before 0.5.6.
+Only the DSA line: V4's '… for DeepseekV4ForCausalLM.' is printed before the NPU override."""
 _HAMI = re.compile(rb"\[HAMI-core\b|nvidia\.com/gpumem\b|\bHAMi\b")
 """the run sits in a HAMi slice: HAMi-core's own messages ('[HAMI-core Msg'), HAMi's memory resource
 (nvidia.com/gpumem) or the project's name; its free memory leaves the stream pool out (``engines.sglang.streams``)"""

@@ -96,7 +96,10 @@ apart (TP0 above the seven others from the init on). below_rank0's max 0.77 -> 0
 make 42 (one repository at three world sizes): the p90 below rank 0 (the 38th of 42) falls 0.15 -> 0.13 GiB and range's
 0.44 -> 0.42; range_world2 0.42 (14) and range_world_gt2 0.44 (28) do not move; merged by the lead (session 30): both
 rounds together, 42 deployments: below rank 0 p90 0.13 GiB (max 0.85, sg_738), range 0.42 (max 0.85), range_world2 0.42
-over 14, range_world_gt2 0.47 over 28 (max 0.85)"""
+over 14, range_world_gt2 0.47 over 28 (max 0.85); helper gs31a (2026-12-07, session 31): sg_851-sg_857, seven
+more one_batch logs of that B200 host (tp 8 / 2 / 4 / 4 / 4 / 2 / 8), join its three deployments (42 still; below rank 0
+/ range 0.07 / 0.32 at tp 8, 0.03-0.04 / 0.16 at tp 4, 0.00 / 0.00 at tp 2: sg_782's, sg_783's and sg_781's figures):
+no figure moves"""
 
 SGLANG_BELOW_RANK0 = GiB(SPREAD_STATS["sglang"]["below_rank0"][0])
 """SGLang: how far the smallest rank lies below rank 0 (p90 over 20 deployments: 0.05; 0.42 over sgz's 19, whose
