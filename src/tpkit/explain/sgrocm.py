@@ -9,18 +9,21 @@ expert-location metadata, the expert-distribution recorder and the sampler (read
 slack ``(1 − mem_fraction_static) × pre`` is taken from the first sample, while the rebuild reads the second: memory
 taken in between (X) raises the slack by (1 − f) × X and lowers the KV budget by as much, unprinted.
 
-What the source read does not size, the logs bound: 'Load weight begin' + 'Init torch distributed ends. mem usage' of
-one rank is its free memory before the init less X.  On one GPU model that sum is the same on every rank of a run
-and, in the ROCm corpus logs, takes a few values per CI image: on MI300X 191.46–191.48 GiB (sg_552–sg_555,
-sg_581–sg_591, sg_735, sg_736, sg_739: their printed pools fit X = 0), 191.43–191.44 (sg_556–sg_559, sg_734, sg_740:
-the pools need X of 18–67 MiB, i.e. the 0.04 GiB the sum lacks) and 191.26–191.32 (sg_586–sg_588, sg_592, sg_593,
-sg_737, sg_738: X of 192–241 MiB, the 0.20 GiB it lacks).  So X ≤ the largest sum seen on that GPU
-(``startup.rankspread.ROCM_FREE_BEFORE_INIT``: the smallest HIP context + process, measured) − this log's sum, and the
-sample SGLang sized the slack from lies between 'Load weight begin' and 'Load weight begin' + that bound.  The rule
-widens the budget's low end only; it is a bound from the corpus, not a term read in the source (what allocates X —
-first HIP kernels' code objects, the metadata tensors — is not shown: no AMD GPU was at hand to measure it).  Only
-ROCm logs are read: the figure is measured on AMD GPUs (CUDA's terms between the two samples are
-``engines.sglang.streams``)."""
+What allocates X is in the source, its size is not: ``initialize`` builds the expert-location metadata on the GPU
+(``eplb/expert_location.py`` ``compute_initial_expert_location_metadata``: tensors moved to the device, pads, counts)
+only for the model classes with ``get_model_config_for_expert_location`` (gpt-oss, Qwen3-MoE, DeepSeek; not Grok),
+read by helper amdcap26 in the 0.5.6, 0.5.6.post2 and 0.5.7 wheels (docs/accuracy.md §7 amdcap26) — its first HIP
+kernels, whose cost depends on the image's torch / ROCm, which no log prints.  The logs bound it: 'Load weight begin' +
+'Init torch distributed ends. mem usage' of one rank is its free memory before the init less X.  On one GPU model
+that sum is the same on every rank of a run, and in the ROCm corpus logs every Grok start (no metadata) prints the
+largest, 191.47–191.48 GiB on MI300X and 287.55 on MI355X, while the MoE classes print 0–0.22 GiB less by image
+(amdcap26's table; sg_721, sg_723–sg_726 of 0.5.3.post1 191.26–191.29 too).  So X ≤ the largest sum seen on that GPU
+model (``startup.rankspread.ROCM_FREE_BEFORE_INIT``, measured by ``scripts/rank_spread.py``: the smallest HIP
+context + process on it) − this log's sum, and SGLang's pre sample lies between 'Load weight begin' and 'Load
+weight begin' + that bound.  The rule widens the budget's low end only; it is a bound from a per-GPU-model figure
+measured on the corpus, as the device total is a catalog figure — not the log's own line, not a charge: a host of
+that GPU with a larger context is widened for nothing, one with a smaller context is bounded short.  Only ROCm logs
+are read (the figure is measured on AMD GPUs; CUDA's terms in that window are ``engines.sglang.streams``).""""""
 
 from __future__ import annotations
 
