@@ -23,7 +23,7 @@ context + process on it) − this log's sum, and SGLang's pre sample lies betwee
 weight begin' + that bound.  The rule widens the budget's low end only; it is a bound from a per-GPU-model figure
 measured on the corpus, as the device total is a catalog figure — not the log's own line, not a charge: a host of
 that GPU with a larger context is widened for nothing, one with a smaller context is bounded short.  Only ROCm logs
-are read (the figure is measured on AMD GPUs; CUDA's terms in that window are ``engines.sglang.streams``).""""""
+are read (the figure is measured on AMD GPUs; CUDA's terms in that window are ``engines.sglang.streams``)."""
 
 from __future__ import annotations
 
