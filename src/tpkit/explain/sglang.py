@@ -30,7 +30,7 @@ from tpkit.units import Bytes, gib_text, mib_text
 
 __all__ = ["SglangAnchored", "anchor_sglang", "GIB_NOTE"]
 
-ROCM_GAP_ITEM = "memory lost after the pre sample, before 'Load weight begin' (ROCm, bound)"
+ROCM_GAP_ITEM = "lost after the pre sample (ROCm bound)"
 
 RANK_SPREAD = SGLANG_BELOW_RANK0
 """how far SGLang's MIN over the ranks of the free memory before / after the weights lies below rank 0 (p90 of the
