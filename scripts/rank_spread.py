@@ -167,7 +167,8 @@ def measure_log(path: Path, case: dict, flags: dict) -> dict | None:
             "range": max((f["range"] for f in free_figs), default=None),
             "budget": {"below_rank0": max(b_below) if b_below else None, "range": max(b_range) if b_range else None,
                        "complete": any(f["n"] >= group for f in budget if not f["usage"])},
-            "figures": per_fig, "facts": SOURCE_FACTS.get(path.stem, ""),
+            "figures": per_fig, "facts": SOURCE_FACTS.get(path.stem, ""), "platform": platform_of(text, gpu),
+            "free_before_init": free_before_init(parsed, tp),
             "source": case.get("source_url") or case.get("source") or ""}
 
 
@@ -194,7 +195,8 @@ def measure() -> list[dict]:
                      "figures": [{"figure": ext["figure"], "usage": False, "n": len(v),
                                   "below_rank0": v[0] - min(v.values()), "range": max(v.values()) - min(v.values()),
                                   "ranks": {f"TP{r}": x for r, x in v.items()}}],
-                     "facts": "", "source": ext["source"], "external": True})
+                     "facts": "", "source": ext["source"], "external": True,
+                     "platform": platform_of("", ext["gpu"]), "free_before_init": None})
     return rows
 
 
@@ -245,6 +247,84 @@ def allowance_stats(rows: list[dict]) -> dict:
     return out
 
 
+ROCM_SIGN = re.compile(r"\brocm\b|\bhip\b|\bgfx9[0-9a-f]{2}\b|\baiter\b|\bMI[23]\d\d[XA]?\b|\bInstinct\b|\bHygon\b|"
+                       r"\bDCU\b|\brccl\b", re.IGNORECASE)
+"""a log's own sign of an AMD / HIP platform: ROCm, HIP, a gfx9xx target, aiter (the word alone: SGLang's CUDA
+server_args print 'enable_aiter_allreduce_fusion'), an Instinct MI2xx / MI3xx name, a Hygon DCU, RCCL"""
+
+
+def platform_of(text: str, gpu) -> str:
+    """"rocm" where the log (or the GPU its entry names) shows an AMD / HIP platform (``ROCM_SIGN``), else "cuda"
+    (SGLang's default build; the logs without a sign are NVIDIA runs or name no GPU)."""
+    name = str(gpu or "")
+    if ROCM_SIGN.search(name) or name.upper().startswith("MI") or ROCM_SIGN.search(text):
+        return "rocm"
+    return "cuda"
+
+
+def free_before_init(parsed, tp: int) -> float | None:
+    """The largest over the ranks that print both of 'Load weight begin. avail mem' + 'Init torch distributed ends.
+    mem usage' (GiB): the rank's free memory before ``init_torch_distributed`` less what it lost between SGLang's
+    pre sample and 'Load weight begin' (``tpkit.explain.sgrocm``); None where no rank prints both."""
+    begin: dict = {}
+    init: dict = {}
+    for a in parsed.anchors:
+        if a.size is None or a.group is not None:
+            continue
+        if a.name == "load_begin_avail":
+            begin[a.rank.label] = a.size.value.bytes / GIB
+        elif a.name == "init_dist_mem_usage":
+            init[a.rank.label] = a.size.value.bytes / GIB
+    both = [begin[k] + init[k] for k in begin if k in init]
+    return max(both) if both else None
+
+
+def _host(row: dict, rows: list[dict]) -> str:
+    """``deployment(row)``, split by GPU model where one deployment's logs name two or more (michael-amd/sglang-ci's
+    tp-8 runs come from an MI300X node and an MI355X node: two hosts)."""
+    dep = deployment(row)
+    gpus = {str(r["gpu"]) for r in rows if r.get("gpu") and deployment(r) == dep}
+    return f"{dep}:{row['gpu']}" if len(gpus) > 1 and row.get("gpu") else dep
+
+
+def platform_stats(rows: list[dict]) -> dict:
+    """{platform: {"below_rank0"|"range": (p90, max, n, logs at the max, deployments)}} of SGLang's budget figures
+    over the complete logs of each platform (``platform_of``), one sample per deployment and GPU (a repository's
+    runs on two GPU models are two hosts), as ``allowance_stats`` takes them."""
+    out: dict = {}
+    for plat in ("rocm", "cuda"):
+        done = [r["budget"] | {"log": r["log"], "dep": _host(r, rows)}
+                for r in rows if r["engine"] == "sglang" and r["budget"]["complete"] and r.get("platform") == plat]
+        stats = {}
+        for what in ("below_rank0", "range"):
+            per: dict[str, tuple[float, str]] = {}
+            for r in done:
+                if r[what] is not None:
+                    v = (round(r[what], 2), r["log"])
+                    per[r["dep"]] = max(per.get(r["dep"], v), v, key=lambda x: x[0])
+            if per:
+                top = max(v for v, _ in per.values())
+                stats[what] = (_p90([v for v, _ in per.values()]), top, len(per),
+                               [l for v, l in per.values() if v == top], sorted(per))
+        out[plat] = stats
+    return out
+
+
+def free_before_init_stats(rows: list[dict]) -> dict:
+    """{GPU: (largest free memory before the distributed init, n logs, logs at it)} over the ROCm logs that name
+    their GPU and print a rank's 'Load weight begin' and 'Init torch distributed ends' (``free_before_init``),
+    rounded to the print step: the smallest HIP context + process seen on that GPU model."""
+    per: dict[str, list[tuple[float, str]]] = {}
+    for r in rows:
+        if r["engine"] == "sglang" and r.get("platform") == "rocm" and r.get("gpu") and r.get("free_before_init"):
+            per.setdefault(str(r["gpu"]), []).append((round(r["free_before_init"], 2), r["log"]))
+    out = {}
+    for gpu, vals in sorted(per.items()):
+        top = max(v for v, _ in vals)
+        out[gpu] = (top, len(vals), [l for v, l in vals if v == top])
+    return out
+
+
 def _fmt(x: float | None) -> str:
     return "—" if x is None else f"{x:.2f}"
 
@@ -268,13 +348,20 @@ def table(rows: list[dict]) -> str:
 def main(argv: list[str]) -> int:
     rows = measure()
     if "--json" in argv:
-        print(json.dumps({"rows": rows, "stats": allowance_stats(rows)}, indent=1, default=str))
+        print(json.dumps({"rows": rows, "stats": allowance_stats(rows), "platform": platform_stats(rows),
+                          "free_before_init": free_before_init_stats(rows)}, indent=1, default=str))
         return 0
     print(table(rows))
     print()
     for engine, stats in allowance_stats(rows).items():
         for what, (p90, top, n, at) in stats.items():
             print(f"{engine} {what}: p90 {p90:.2f} GiB, max {top:.2f} GiB ({', '.join(at)}), n = {n} complete logs")
+    for plat, stats in platform_stats(rows).items():
+        for what, (p90, top, n, at, deps) in stats.items():
+            print(f"sglang {plat} {what}: p90 {p90:.2f} GiB, max {top:.2f} GiB ({', '.join(at)}), n = {n} "
+                  f"deployments: {'; '.join(deps)}")
+    for gpu, (top, n, at) in free_before_init_stats(rows).items():
+        print(f"sglang rocm free before the distributed init, {gpu}: max {top:.2f} GiB over {n} logs ({', '.join(at)})")
     return 0
 
 

@@ -397,6 +397,16 @@ KNOWN_MISSES = {
     # $MODEL variable).
     "sg_546", "sg_547",
 }
+ROCM_BOUND_HITS = {"sg_061", "sg_549", "sg_556", "sg_557", "sg_558", "sg_559", "sg_586", "sg_587", "sg_588", "sg_592",
+                   "sg_593", "sg_598", "sg_605", "sg_721", "sg_723", "sg_724", "sg_725", "sg_726", "sg_734", "sg_737",
+                   "sg_738", "sg_740"}
+"""helper cap31a (2026-12-07, session 31, docs/accuracy.md §7 cap31a): hits, out of KNOWN_MISSES.  On an AMD GPU the
+pre sample SGLang sizes the slack from may exceed 'Load weight begin' by up to the largest 'Load weight begin' + 'Init
+torch distributed ends. mem usage' seen on that GPU model (191.48 GiB on MI300X, 287.55 on MI355X) − the log's own
+(amdcap26's per-image sums, now a bound: explain.sgrocm), and a ROCm log that prints fewer ranks than the world takes
+the ROCm deployments' rank spread (p90 0.42 GiB below rank 0 over 13, startup.rankspread.PLATFORM_STATS).  sg_722,
+sg_727, sg_728 (rank 0 only, its sum at 191.48: no bound) still miss by 4-14 MiB of budget."""
+KNOWN_MISSES -= ROCM_BOUND_HITS
 
 
 def test_capacity_rebuilt_without_the_capacity_lines():
@@ -907,7 +917,7 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     rows = _capacity_rows()
     misses = {r["id"] for r in rows if r["outcome"] == "miss"}
     assert misses <= KNOWN_MISSES, sorted(misses - KNOWN_MISSES)
-    assert len(misses) <= 56  # gs31a: + sg_852 (sg_781's anchors, CUDA graphs on), sg_855-sg_858; lead (merge): 51 with every session-30 round merged; bl30b: none; gs30e: + sg_781, sg_783, sg_784, sg_022 again (35); gs30: + sg_721-sg_728 (rank 0 only, 0.42 GiB above the unprinted ranks), sg_734, sg_737, sg_738, sg_740; gs30b: + sg_741 (stream-pool size, +82 tokens); gs30c: + sg_762, sg_763, sg_764 (the stream-pool term on an RTX 4090); gs29c: + sg_720 (fp8 KV of a checkpoint config not in the set); ex29: + vl_1205; cap27: - sg_563; miss27: - sg_401; gs27: + sg_606; cap26: - sg_220, sg_527, sg_528, sg_529 (31); gs26: + sg_598, sg_605 (35); miss24: 28 -> 23; gs24b: + sg_563, sg_564; gs24: + 7; amd24: - sg_551, sg_555; cap25: - vl_920, sg_494 (26); gs25b: + 5 (31); spread 0.06: + sg_022, sg_061 (33)
+    assert len(misses) <= 34  # cap31a: - 22 ROCm logs (ROCM_BOUND_HITS); gs31a: + sg_852 (sg_781's anchors, CUDA graphs on), sg_855-sg_858; lead (merge): 51 with every session-30 round merged; bl30b: none; gs30e: + sg_781, sg_783, sg_784, sg_022 again (35); gs30: + sg_721-sg_728 (rank 0 only, 0.42 GiB above the unprinted ranks), sg_734, sg_737, sg_738, sg_740; gs30b: + sg_741 (stream-pool size, +82 tokens); gs30c: + sg_762, sg_763, sg_764 (the stream-pool term on an RTX 4090); gs29c: + sg_720 (fp8 KV of a checkpoint config not in the set); ex29: + vl_1205; cap27: - sg_563; miss27: - sg_401; gs27: + sg_606; cap26: - sg_220, sg_527, sg_528, sg_529 (31); gs26: + sg_598, sg_605 (35); miss24: 28 -> 23; gs24b: + sg_563, sg_564; gs24: + 7; amd24: - sg_551, sg_555; cap25: - vl_920, sg_494 (26); gs25b: + 5 (31); spread 0.06: + sg_022, sg_061 (33)
     assert len(rows) == 655  # gs31a: + sg_858-sg_860 (pp 2 / 4 / 8 logs of gs_573-gs_575's keys); + sg_851, sg_852 (gs_593 / gs_594 own logs), sg_853-sg_857 (gs_554 / gs_559 / gs_561 own logs, gs_556 / gs_560's keys); gs30f: + sg_831-sg_834 (gs_576-gs_579 own logs); bl30b: + vl_1320-vl_1330 (11 hits); gs30e: + sg_781-sg_785 (sg_782 / sg_785 hit blind); gs30: + sg_721-sg_740 (AMD CI 0.5.3.post1 / 0.5.4.post1); bl30: + vl_1250-vl_1270 (21 hits); gs30b: + sg_741-sg_743 (gs_513 / gs_516 / gs_517's own logs; sg_742 / sg_743 hit); gs30c: + sg_761 (hits blind), sg_762-sg_764 (miss blind); gs29c: + sg_720 (Kimi-K2.5 NVFP4 on GB300); bl29b: + vl_1230-vl_1249 (20 hits); gs29: + sg_635-sg_641 (gs_445-gs_451 own logs); ex29: + vl_1205 (a miss: Intel's XPU build); gs29b: + sg_655 (hits blind); bl29: + vl_1158-vl_1164 (7 hits); gs28c: + sg_633, sg_634 (both hit blind); ex28: + vl_1154 (n/a: no capacity line); bl28: + vl_1100-vl_1112 (13 hits); gs28: + sg_630-sg_632 (all hit blind); bl27: + vl_1060-vl_1067 (8 hits); gs27b: + sg_568 (hits blind); gs27: + sg_606, sg_607; gs26: + 11 (sg_594-sg_605 but sg_596); gs25b: + 14; gs24: + 12; + helper gs24b (2026-12-06): sg_563 / sg_564 print the anchor and miss blind; + bl24b's 15
     # + helper gs25c (2026-12-06, session 25): sg_560 (gs_365) prints the anchor and hits blind
     sg402 = next(r for r in rows if r["id"] == "sg_402")
@@ -923,7 +933,8 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     sg220 = next(r for r in rows if r["id"] == "sg_220")
     assert "tp not printed" not in sg220["why"] and sg220["outcome"] == "hit"  # cap26: 0 ... the first kernels
     hits = [r["id"] for r in rows if r["outcome"] == "hit"]
-    assert len(hits) >= 576, [r for r in rows if r["outcome"] == "miss" and r["config"]]  # gs31a: + sg_851, sg_853, sg_854, sg_859, sg_860 (hit blind); gs30f: + sg_831-sg_834 (hit blind); bl30b: vl_1320-vl_1330 hit; gs30e: + sg_782, sg_785, and sg_022 misses again with the 42-deployment spread (0.13 GiB); gs30: 6 of sg_721-sg_740 blind, sg_735 / sg_736 after the 0.5.4.post1 aiter read; bl30: + vl_1250-vl_1270; gs30b: + sg_742, sg_743; gs30c: sg_761 hits; gs29c: sg_720 misses, sg_022 hits with the 39-deployment rank spread (0.15 GiB)
+    assert ROCM_BOUND_HITS <= set(hits)  # cap31a: the ROCm pre-sample bound and the ROCm rank spread
+    assert len(hits) >= 598, [r for r in rows if r["outcome"] == "miss" and r["config"]]  # cap31a: + 22 (ROCM_BOUND_HITS); gs31a: + sg_851, sg_853, sg_854, sg_859, sg_860 (hit blind); gs30f: + sg_831-sg_834 (hit blind); bl30b: vl_1320-vl_1330 hit; gs30e: + sg_782, sg_785, and sg_022 misses again with the 42-deployment spread (0.13 GiB); gs30: 6 of sg_721-sg_740 blind, sg_735 / sg_736 after the 0.5.4.post1 aiter read; bl30: + vl_1250-vl_1270; gs30b: + sg_742, sg_743; gs30c: sg_761 hits; gs29c: sg_720 misses, sg_022 hits with the 39-deployment rank spread (0.15 GiB)
     assert "sg_401" in hits  # miss27: the vision tower's rope and sglang-kt 0.7.0's 0.5.9 tree
     assert "sg_563" in hits  # cap27: the host's smallest card (--host-gpus RTX-3090,RTX-5090, sglang#7227)
     assert {"sg_220", "sg_527", "sg_528", "sg_529"} <= set(hits)  # cap26: the expert-location metadata's first kernels

@@ -21,6 +21,7 @@ from tpkit.explain.sgpool import (cell_of, full_share, pool_end_rows, pool_row, 
                                   printed_tokens, tokens_row)
 from tpkit.explain.sgrelease import (aiter_factor, car_bytes_for, default_fraction, pre_from_load_usage, rope_reserve_for,
                                      metadata_kernels_for, mm_reservation_for, runner_factor, stream_pool_for)
+from tpkit.explain.sgrocm import is_rocm, rocm_pre_gap
 from tpkit.explain.sgstate import split_rest, state_pool_for, planned_state_rest
 from tpkit.logs import Anchor, ParsedLog, RankView
 from tpkit.records import dataclass
@@ -28,6 +29,8 @@ from tpkit.startup.rankspread import SGLANG_BELOW_RANK0, sglang_rank_spread
 from tpkit.units import Bytes, gib_text, mib_text
 
 __all__ = ["SglangAnchored", "anchor_sglang", "GIB_NOTE"]
+
+ROCM_GAP_ITEM = "lost after the pre sample (ROCm bound)"
 
 RANK_SPREAD = SGLANG_BELOW_RANK0
 """how far SGLang's MIN over the ranks of the free memory before / after the weights lies below rank 0 (p90 of the
@@ -214,6 +217,10 @@ def _load_rows(parsed: ParsedLog, view: RankView, ctx: Context, rows: list[Row],
     kernels, kernels_why = metadata_kernels_for(ctx, tp, pp)
     after_sample = stream if kernels is None else kernels if stream is None else stream + kernels
     pre, n_pre = _pre_rows(parsed, view, rows, total, init_iv, after_sample)
+    gap = rocm_pre_gap(parsed, ctx)  # ROCm: a bound, not a term (explain.sgrocm); after _pre_rows: its context row
+    if gap is not None and pre is not None:  # keeps the printed sample
+        rows.append(derived_row(ROCM_GAP_ITEM, gap[0], gap[1], kind="estimated"))
+        after_sample = gap[0] if after_sample is None else after_sample + gap[0]
     weights = _weights_rows(view, rows)
     _offload_note(ctx, rows, tp, pp)
     after_a, n_after = min_over_ranks(parsed, "load_end_avail")
@@ -239,9 +246,11 @@ def _load_rows(parsed: ParsedLog, view: RankView, ctx: Context, rows: list[Row],
             rows.append(derived_row("expert-location metadata's first kernels (after the pre sample)", kernels,
                                     kernels_why))
         rows.append(derived_row("pre_model_load_memory (SGLang's sample)", sample,
-                                "free before weights + " + ("the stream pool" if kernels is None else
+                                "free before weights + " + ("the ROCm bound" if stream is None and kernels is None
+                                                            else "the stream pool" if kernels is None else
                                                             "the first kernels" if stream is None else
                                                             "the stream pool and the first kernels")
+                                + (" (+ the ROCm bound)" if gap is not None and (stream or kernels) else "")
                                 + ": init_torch_distributed samples the free memory before ModelRunner takes them"))
     rank0 = any(a.name in ("load_begin_avail", "load_end_avail") and a.rank.index(tp_size=tp) == 0
                 for a in parsed.anchors)
@@ -380,7 +389,7 @@ def _budget_rows(ctx: Context, rows: list[Row], load: _Load, f: _Fraction, tp: i
                             + ("− the RoPE pre-expansion " if rope is not None else "")
                             + "− slack " + ("− the multimodal reservation " if mm is not None else "")
                             + "(ModelRunner.profile_max_num_token)"))
-    return slack, _rank_spread_row(rows, rest, load, f, tp * pp), mm, rope
+    return slack, _rank_spread_row(rows, rest, load, f, tp * pp, ctx), mm, rope
 
 
 def _slack_row(rows: list[Row], sample: Iv | None, f: _Fraction) -> Iv | None:
@@ -401,7 +410,7 @@ def _slack_row(rows: list[Row], sample: Iv | None, f: _Fraction) -> Iv | None:
     return slack
 
 
-def _rank_spread_row(rows: list[Row], rest: Iv, load: _Load, f: _Fraction, world: int) -> Iv:
+def _rank_spread_row(rows: list[Row], rest: Iv, load: _Load, f: _Fraction, world: int, ctx: Context) -> Iv:
     """The KV budget widened down by f × the rank spread (``startup.rankspread.sglang_rank_spread``: 0.42 GiB below
     rank 0 when rank 0 is printed, 0.42 GiB below any other rank, both measured p90s) when the log prints the load
     anchors of fewer ranks than the world (SGLang's MIN over all ranks may lie below the printed ones); ``rest``
@@ -410,7 +419,7 @@ def _rank_spread_row(rows: list[Row], rest: Iv, load: _Load, f: _Fraction, world
     if not (world > 1 and 0 < printed < world and not load.pre_estimated):
         return rest
     hi_f = f.range[1] if f.range is not None else float(f.value)
-    allowance, why = sglang_rank_spread(load.rank0)
+    allowance, why = sglang_rank_spread(load.rank0, "rocm" if is_rocm(ctx) else None)
     spread = Bytes(round(allowance.bytes * hi_f))
     rest = Iv(low=rest.low - spread, high=rest.high)
     rows.append(derived_row("KV budget (rest), ranks not printed", rest, (

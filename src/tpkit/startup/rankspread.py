@@ -44,7 +44,7 @@ from tpkit.units import Bytes, GiB
 
 __all__ = ["SGLANG_BELOW_RANK0", "SGLANG_RANGE", "VLLM_RANGE", "VLLM_RANGE_WORLD2", "SPREAD_STATS",
            "VLLM_BELOW_RANK0", "VLLM_PRINT_STEP", "sglang_rank_spread", "vllm_worker_spread",
-           "vllm_min_below_printed", "sglang_plan_spread"]
+           "vllm_min_below_printed", "sglang_plan_spread", "PLATFORM_STATS", "ROCM_FREE_BEFORE_INIT"]
 
 
 SPREAD_STATS = {
@@ -101,6 +101,31 @@ more one_batch logs of that B200 host (tp 8 / 2 / 4 / 4 / 4 / 2 / 8), join its t
 / range 0.07 / 0.32 at tp 8, 0.03-0.04 / 0.16 at tp 4, 0.00 / 0.00 at tp 2: sg_782's, sg_783's and sg_781's figures):
 no figure moves"""
 
+PLATFORM_STATS = {
+    "rocm": {"below_rank0": (0.42, 0.85, 13, ("sg_738",)), "range": (0.44, 0.85, 13, ("sg_738",))},
+    "cuda": {"below_rank0": (0.09, 0.77, 30, ("sg_018",)), "range": (0.42, 0.77, 30, ("sg_018",))},
+}
+"""SGLang by platform (helper cap31a, 2026-12-07, session 31): platform → figure → (p90 GiB, max GiB, deployments, logs at
+the max), ``scripts/rank_spread.py platform_stats``: the logs that print every rank, split by their own sign of an AMD /
+HIP platform (``rank_spread.ROCM_SIGN``: ROCm, HIP, gfx9xx, aiter, an Instinct MI name, Hygon DCU, RCCL; else "cuda"),
+one sample per deployment and GPU model.  ROCm, 13 deployments: michael-amd/sglang-ci's MI300X tp-8 node (rank 0
+0.42-0.44 GiB above TP1-TP7 in all 27 of its every-rank logs; 0.85 with DP attention, sg_738), sgz's MI355X tp-8 host
+(Jacob0226/SGLang-benchmarks, sg_120 / sg_122: 0.42), but the same CI's MI355X tp-8 node 0.02-0.03, its MI300X tp-4
+runs 0.02, sglang#12419 / #25118 (MI300X tp 4) 0.02, InferenceMAX_Rocm_Team (MI355X tp 4) 0.13, the two Hygon DCU
+tp-8 notes 0.05, sg_020's ROCm image 0.02: the 0.42 excess is a property of two tp-8 hosts, not of every ROCm tp-8
+host, and the nearest-rank p90 (the 12th of 13) is 0.42 GiB.  CUDA (no ROCm sign), 30 deployments: p90 0.09 GiB
+below rank 0.  ``sglang_rank_spread`` gives a ROCm log the ROCm figure; other logs keep the pooled ``SPREAD_STATS``
+(0.13 GiB, which holds both platforms)."""
+
+ROCM_FREE_BEFORE_INIT = {"MI300X": (191.48, 32, ("sg_555", "sg_581", "sg_583", "sg_585", "sg_589", "sg_590", "sg_591",
+                                                 "sg_604", "sg_735", "sg_736", "sg_739")),
+                         "MI355X": (287.55, 13, ("sg_551", "sg_580", "sg_582", "sg_584", "sg_600"))}
+"""GPU model → (the largest 'Load weight begin. avail mem' + 'Init torch distributed ends. mem usage' of one rank, GiB;
+logs; logs at it) over the ROCm corpus logs that print both (``scripts/rank_spread.py free_before_init_stats``): the
+free memory before SGLang's distributed init with the smallest HIP context + process seen on that GPU, less what was
+lost between SGLang's pre sample and 'Load weight begin' (0 in the logs at the max).  ``explain.sgrocm`` bounds that
+loss in a log by this figure − its own sum."""
+
 SGLANG_BELOW_RANK0 = GiB(SPREAD_STATS["sglang"]["below_rank0"][0])
 """SGLang: how far the smallest rank lies below rank 0 (p90 over 20 deployments: 0.05; 0.42 over sgz's 19, whose
 MI355X host's RCCL init leaves rank 0 0.42 GiB above the others; 2 of the 20 deployments stand ≥ 0.42 apart)"""
@@ -119,10 +144,23 @@ def _stat(engine: str, what: str) -> str:
     return f"p90 {p90:.2f} GiB over {n} logs that print every rank, max {top:.2f} ({', '.join(at)})"
 
 
-def sglang_rank_spread(rank0_printed: bool) -> tuple[Bytes, str]:
+def _platform_stat(platform: str, what: str) -> str:
+    p90, top, n, at = PLATFORM_STATS[platform][what]
+    return (f"p90 {p90:.2f} GiB over the {n} {'ROCm' if platform == 'rocm' else 'CUDA'} deployments that print every "
+            f"rank, max {top:.2f} ({', '.join(at)})")
+
+
+def sglang_rank_spread(rank0_printed: bool, platform: str | None = None) -> tuple[Bytes, str]:
     """(how far SGLang's MIN over all ranks may lie below the smallest printed rank, why) for a log that prints
     fewer ranks than the world: ``SGLANG_BELOW_RANK0`` when rank 0 is among the printed ranks, else
-    ``SGLANG_RANGE`` (an unlabelled or non-zero rank may be one of the high ranks)."""
+    ``SGLANG_RANGE`` (an unlabelled or non-zero rank may be one of the high ranks).  ``platform`` "rocm" (the log's
+    GPU is an AMD one): the ROCm deployments' figures (``PLATFORM_STATS``), whose p90 below rank 0 is 0.42 GiB."""
+    if platform == "rocm":
+        what = "below_rank0" if rank0_printed else "range"
+        return GiB(PLATFORM_STATS["rocm"][what][0]), (
+            ("rank 0 is printed; the smallest rank lies below rank 0 by " if rank0_printed else
+             "rank 0 is not among the printed ranks (or no rank is named): the smallest rank lies below the largest "
+             "by ") + _platform_stat("rocm", what) + "; scripts/rank_spread.py platform_stats")
     if rank0_printed:
         return SGLANG_BELOW_RANK0, ("rank 0 is printed; the smallest rank lies below rank 0 by "
                                     + _stat("sglang", "below_rank0") + "; scripts/rank_spread.py")
