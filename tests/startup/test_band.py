@@ -109,26 +109,40 @@ def test_cli_shows_plus_minus_tokens_and_json_has_the_range(capsys):
 
 def test_a_multi_rank_sglang_band_carries_the_rank_spread_at_its_high_end_only():
     """SGLang sizes every rank from the MIN over the ranks; tpkit's start-up terms are rank 0's (the evidence is
-    TP0's lines).  The measured spread below rank 0 (p90 0.05 GiB, ``startup.rankspread``) is a named band term:
-    tp 2 lists it, tp 1 does not; the nominal ledger has no line for it, the high end charges exactly 0.05 GiB."""
-    from tpkit.startup.rankspread import SGLANG_BELOW_RANK0
+    TP0's lines).  The measured spread below rank 0 of the CUDA deployments (``startup.rankspread.PLATFORM_STATS``,
+    the figure ``explain`` uses too) is a named band term: tp 2 lists it, tp 1 does not; the nominal ledger has no
+    line for it, the high end charges exactly that p90."""
+    from tpkit.startup.rankspread import PLATFORM_STATS
 
+    cuda_p90 = GiB(PLATFORM_STATS["cuda"]["below_rank0"][0])
     two = _sglang()
     spread = [e for e in two.band.estimates if e.term == "rank_spread"]
-    assert spread and spread[0].uncertainty == SGLANG_BELOW_RANK0 and spread[0].nominal == Bytes(0)
-    from tpkit.startup.rankspread import SPREAD_STATS
-
-    assert f"{SPREAD_STATS['sglang']['below_rank0'][2]} logs" in spread[0].source
+    assert spread and spread[0].uncertainty == cuda_p90 and spread[0].nominal == Bytes(0)
+    assert f"{PLATFORM_STATS['cuda']['below_rank0'][2]} CUDA deployments" in spread[0].source
     one = with_band(plan_sglang, load_model(MODEL), H100, ParallelSpec(tp=1), SglangOptions())
     assert not any(e.term == "rank_spread" for e in one.band.estimates)
     nominal = plan_sglang(load_model(MODEL), H100, ParallelSpec(tp=2), SglangOptions())
     assert not any("rank spread" in l.item for l in nominal.ledger.items)
     with at_band_end(1):
         least = plan_sglang(load_model(MODEL), H100, ParallelSpec(tp=2), SglangOptions())
-    assert [l.bytes for l in least.ledger.items if "rank spread" in l.item] == [SGLANG_BELOW_RANK0]
+    assert [l.bytes for l in least.ledger.items if "rank spread" in l.item] == [cuda_p90]
     with at_band_end(-1):
         most = plan_sglang(load_model(MODEL), H100, ParallelSpec(tp=2), SglangOptions())
     assert not any("rank spread" in l.item for l in most.ledger.items)  # never below rank 0's own
+
+
+def test_an_amd_gpu_takes_the_rocm_rank_spread_and_a_bad_platform_is_refused():
+    """An AMD GPU's multi-rank SGLang band takes the ROCm deployments' p90 (rank 0 0.42 GiB above the others on two
+    tp-8 hosts), wider than the CUDA one; an unknown platform name raises, naming the choices."""
+    from tpkit.startup.rankspread import PLATFORM_STATS, sglang_plan_spread
+
+    rocm_p90 = GiB(PLATFORM_STATS["rocm"]["below_rank0"][0])
+    amd = with_band(plan_sglang, load_model(MODEL), lookup_gpu("MI300X"), ParallelSpec(tp=2), SglangOptions())
+    spread = [e for e in amd.band.estimates if e.term == "rank_spread"]
+    assert spread and spread[0].uncertainty == rocm_p90 > GiB(PLATFORM_STATS["cuda"]["below_rank0"][0])
+    assert "ROCm deployments" in spread[0].source
+    with pytest.raises(ValueError, match="platform must be one of"):
+        sglang_plan_spread(2, "xpu")
 
 
 def test_every_band_context_restores_the_state_it_found_even_on_error():

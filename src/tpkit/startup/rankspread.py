@@ -207,7 +207,7 @@ def vllm_min_below_printed(world: int, rank0_printed: bool) -> tuple[Bytes, str]
                         + _stat("vllm", "range_world_gt2") + "; scripts/rank_spread.py")
 
 
-def sglang_plan_spread(world: int):
+def sglang_plan_spread(world: int, platform: str = "cuda"):
     """The band term of a multi-rank SGLang plan (issue 11, docs/accuracy.md §5.1): a ``Cost`` of 0 bytes ±
     ``SGLANG_BELOW_RANK0``, charged before ``pre_model_load_memory`` like the CUDA context, or None at world 1.
 
@@ -218,14 +218,22 @@ def sglang_plan_spread(world: int):
     15 of the first 16 logs that print every rank; with the MI355X tp-8 logs (rank 0 0.42 above, RCCL) the p90 over 22
     is 0.42, so the term moves only the band's high end (fewest tokens:
     a use can not fall below 0, ``memory.band.resolve``); the nominal and the low end stay rank 0's.  A machine
-    profile measures every rank (``startup.capacity.tightest_rank``): no term then."""
+    profile measures every rank (``startup.capacity.tightest_rank``): no term then.
+
+    ``platform`` ("cuda" or "rocm", the GPU's vendor): the figure of that platform's deployments
+    (``PLATFORM_STATS``, the statistic ``explain`` uses for a log's unprinted ranks: one figure for both), 0.09 GiB
+    over 30 CUDA deployments, 0.42 over 13 ROCm ones (lead, session 31)."""
     if world <= 1:
         return None
+    if platform not in PLATFORM_STATS:
+        raise ValueError(f"platform must be one of {sorted(PLATFORM_STATS)}, got {platform!r}")
     from tpkit.startup.cost import Cost
     from tpkit.units import Bytes
 
-    p90, top, n, at = SPREAD_STATS["sglang"]["below_rank0"]
+    p90, top, n, at = PLATFORM_STATS[platform]["below_rank0"]
+    name = "ROCm" if platform == "rocm" else "CUDA"
     return Cost(key="rank_spread", item="rank spread (MIN over ranks, below rank 0)", bytes=Bytes(0),
-                uncertainty=SGLANG_BELOW_RANK0,
-                source=(f"SGLang's MIN over {world} ranks lies below rank 0 by p90 {p90:.2f} GiB over {n} logs that "
-                        f"print every rank (max {top:.2f}, {', '.join(at)}); scripts/rank_spread.py"))
+                uncertainty=GiB(p90),
+                source=(f"SGLang's MIN over {world} ranks lies below rank 0 by p90 {p90:.2f} GiB over the {n} {name} "
+                        f"deployments that print every rank (max {top:.2f}, {', '.join(at)}); "
+                        "scripts/rank_spread.py platform_stats"))

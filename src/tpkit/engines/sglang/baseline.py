@@ -119,7 +119,8 @@ def _baseline(gpu: GpuSpec, parallel: ParallelSpec, version: str, machine: Machi
         custom_allreduce=None if disable_car else custom_allreduce_cost(gpu, parallel, version, machine, choice),
         extra=extra_uses, cublas_cost=cublas(gpu),
         process_overhead=sglang_process_overhead(at_least(version, "0.5.8")))
-    spread = sglang_plan_spread(world) if machine is None else None
+    platform = "rocm" if gpu.vendor == "AMD" else "cuda"
+    spread = sglang_plan_spread(world, platform) if machine is None else None
     if spread is not None:
         spread = spread.resolved()
         if spread.bytes:  # the band's high end only: the nominal is rank 0's, the MIN over ranks may be lower
