@@ -2323,6 +2323,9 @@ SGLANG_PUBLIC = {
        for cid in ("gs_576", "gs_577", "gs_578", "gs_579", "gs_580", "gs_581", "gs_582", "gs_583", "gs_584")},
     # gs_585: helper gs30f: the v43 server A/B's 'tuned' arm (results/2026-07-20_v43_server_e2e/tuned_*.jsonl; gs_515 the default)
     "gs_585": ("0.5.12", "the line's server_info 'version': '0.5.12.post1' (rules 0.5.12)", {"cuda_graph_max_bs": 256}, None),
+    # gs_641: helper gs31c: end2end-optimization's harness arm 'sglang-native-cutlass-fp8' (results/2026-06-11_harness-v1),
+    # the FP8 checkpoint with SGLang's cutlass MoE runner and CUDA graphs on (gs_517 the triton arm, graphs off)
+    "gs_641": ("0.5.12", "the write-up's 'SGLang 0.5.12.post1 (source)' and the log's sglang-dev env (rules 0.5.12)", {}, None),
 }
 
 # --- vLLM ------------------------------------------------------------------------------------------------------
