@@ -2326,6 +2326,8 @@ SGLANG_PUBLIC = {
     # gs_641: helper gs31c: end2end-optimization's harness arm 'sglang-native-cutlass-fp8' (results/2026-06-11_harness-v1),
     # the FP8 checkpoint with SGLang's cutlass MoE runner and CUDA graphs on (gs_517 the triton arm, graphs off)
     "gs_641": ("0.5.12", "the write-up's 'SGLang 0.5.12.post1 (source)' and the log's sglang-dev env (rules 0.5.12)", {}, None),
+    # gs_642: helper gs31c: the 2026-06-25 autotuner's trial 14 of R_long_prefill (64 running, graphs on, triton MoE)
+    "gs_642": ("0.5.12", "the write-up's 'SGLang 0.5.12.post1 (source)' and the log's sglang-dev env (rules 0.5.12)", {}, None),
 }
 
 # --- vLLM ------------------------------------------------------------------------------------------------------
