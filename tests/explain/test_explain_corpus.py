@@ -302,6 +302,12 @@ KNOWN_MISSES = {
     # 147 tokens at page 1 for DeepSeek-V2-Lite) below the rebuilt range, about 0.01-0.02 GiB of pool; their tp-8 sibling
     # sg_782 hits. Not read (the fork's comm-profiling buffers or 0.5.15's pre-load memory reading are candidates)
     "sg_781", "sg_783", "sg_784",
+    # helper gs31c (2026-12-07, session 31, blind): sg_891 (gs_641: SGLang 0.5.12.post1, Qwen3-30B-A3B-Instruct-2507-FP8 on
+    # one H200, moe_runner_backend 'cutlass', CUDA graphs on) prints 971,970, 10 tokens below the rebuilt 971,980-972,106
+    # (sg_743, the same anchors with the triton runner and graphs off, prints 972,034 and hits); sg_896 (gs_646: the bf16
+    # checkpoint at 128 running, chunk 16,384, 139.10 GiB free at load) prints 668,449, 7 below 668,456-668,581. About
+    # 6 MiB of pool each; not read in the wheel
+    "sg_891", "sg_896",
     # helper gs24 (2026-12-06, blind, first run): sg_549, sg_551, sg_555-sg_559 (AMD's nightly CI, SGLang 0.5.6 images
     # on MI355X / MI300X at tp 4 / 8: gpt-oss-20b, grok-2 fp8 twice, DeepSeek-V3-0324 four times) print 40-3,078
     # tokens (0.00-0.09 %) below the range rebuilt without the capacity lines; explain's own ledger reproduces each
@@ -874,11 +880,14 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     sg_736 hit too: 531 of the 597 (88.9 %).
     Helper bl30b (2026-12-07, session 30): vl_1320-vl_1330 (lyell0710/vllmExperience's committed server logs on two RTX
     4090s: Qwen2-7B, Qwen1.5-MoE-A2.7B-Chat and Qwen3-30B-A3B-FP8 at tp 2 + EP with and without EPLB, Qwen2.5-0.5B eager,
-    vLLM 0.25.1 / the 0.26.1rc1 build / 0.17.1) print the anchor and all 11 hit blind: 535 of the 592 (90.4 %)."""
+    vLLM 0.25.1 / the 0.26.1rc1 build / 0.17.1) print the anchor and all 11 hit blind: 535 of the 592 (90.4 %).
+    Helper gs31c (2026-12-07, session 31): sg_891-sg_896 (validation cases gs_641-gs_646, SGLang 0.5.12.post1 on one
+    H200: gujialiang123/end2end-optimization and gujialiang123/MOEresearch) print the anchor; sg_892-sg_895 hit blind,
+    sg_891 and sg_896 miss by 10 / 7 tokens: 571 of 645 -> 575 of 651 (88.3 %)."""
     rows = _capacity_rows()
     misses = {r["id"] for r in rows if r["outcome"] == "miss"}
     assert misses <= KNOWN_MISSES, sorted(misses - KNOWN_MISSES)
-    assert len(misses) <= 51  # lead (merge): 51 with every session-30 round merged; bl30b: none; gs30e: + sg_781, sg_783, sg_784, sg_022 again (35); gs30: + sg_721-sg_728 (rank 0 only, 0.42 GiB above the unprinted ranks), sg_734, sg_737, sg_738, sg_740; gs30b: + sg_741 (stream-pool size, +82 tokens); gs30c: + sg_762, sg_763, sg_764 (the stream-pool term on an RTX 4090); gs29c: + sg_720 (fp8 KV of a checkpoint config not in the set); ex29: + vl_1205; cap27: - sg_563; miss27: - sg_401; gs27: + sg_606; cap26: - sg_220, sg_527, sg_528, sg_529 (31); gs26: + sg_598, sg_605 (35); miss24: 28 -> 23; gs24b: + sg_563, sg_564; gs24: + 7; amd24: - sg_551, sg_555; cap25: - vl_920, sg_494 (26); gs25b: + 5 (31); spread 0.06: + sg_022, sg_061 (33)
+    assert len(misses) <= 53  # gs31c: + sg_891, sg_896; lead (merge): 51 with every session-30 round merged; bl30b: none; gs30e: + sg_781, sg_783, sg_784, sg_022 again (35); gs30: + sg_721-sg_728 (rank 0 only, 0.42 GiB above the unprinted ranks), sg_734, sg_737, sg_738, sg_740; gs30b: + sg_741 (stream-pool size, +82 tokens); gs30c: + sg_762, sg_763, sg_764 (the stream-pool term on an RTX 4090); gs29c: + sg_720 (fp8 KV of a checkpoint config not in the set); ex29: + vl_1205; cap27: - sg_563; miss27: - sg_401; gs27: + sg_606; cap26: - sg_220, sg_527, sg_528, sg_529 (31); gs26: + sg_598, sg_605 (35); miss24: 28 -> 23; gs24b: + sg_563, sg_564; gs24: + 7; amd24: - sg_551, sg_555; cap25: - vl_920, sg_494 (26); gs25b: + 5 (31); spread 0.06: + sg_022, sg_061 (33)
     assert len(rows) == 651  # gs31c: + sg_891-sg_896 (gs_641-gs_646 own logs); gs30f: + sg_831-sg_834 (gs_576-gs_579 own logs); bl30b: + vl_1320-vl_1330 (11 hits); gs30e: + sg_781-sg_785 (sg_782 / sg_785 hit blind); gs30: + sg_721-sg_740 (AMD CI 0.5.3.post1 / 0.5.4.post1); bl30: + vl_1250-vl_1270 (21 hits); gs30b: + sg_741-sg_743 (gs_513 / gs_516 / gs_517's own logs; sg_742 / sg_743 hit); gs30c: + sg_761 (hits blind), sg_762-sg_764 (miss blind); gs29c: + sg_720 (Kimi-K2.5 NVFP4 on GB300); bl29b: + vl_1230-vl_1249 (20 hits); gs29: + sg_635-sg_641 (gs_445-gs_451 own logs); ex29: + vl_1205 (a miss: Intel's XPU build); gs29b: + sg_655 (hits blind); bl29: + vl_1158-vl_1164 (7 hits); gs28c: + sg_633, sg_634 (both hit blind); ex28: + vl_1154 (n/a: no capacity line); bl28: + vl_1100-vl_1112 (13 hits); gs28: + sg_630-sg_632 (all hit blind); bl27: + vl_1060-vl_1067 (8 hits); gs27b: + sg_568 (hits blind); gs27: + sg_606, sg_607; gs26: + 11 (sg_594-sg_605 but sg_596); gs25b: + 14; gs24: + 12; + helper gs24b (2026-12-06): sg_563 / sg_564 print the anchor and miss blind; + bl24b's 15
     # + helper gs25c (2026-12-06, session 25): sg_560 (gs_365) prints the anchor and hits blind
     sg402 = next(r for r in rows if r["id"] == "sg_402")
@@ -894,7 +903,7 @@ def test_capacity_rebuilt_without_the_capacity_lines():
     sg220 = next(r for r in rows if r["id"] == "sg_220")
     assert "tp not printed" not in sg220["why"] and sg220["outcome"] == "hit"  # cap26: 0 ... the first kernels
     hits = [r["id"] for r in rows if r["outcome"] == "hit"]
-    assert len(hits) >= 571, [r for r in rows if r["outcome"] == "miss" and r["config"]]  # gs30f: + sg_831-sg_834 (hit blind); bl30b: vl_1320-vl_1330 hit; gs30e: + sg_782, sg_785, and sg_022 misses again with the 42-deployment spread (0.13 GiB); gs30: 6 of sg_721-sg_740 blind, sg_735 / sg_736 after the 0.5.4.post1 aiter read; bl30: + vl_1250-vl_1270; gs30b: + sg_742, sg_743; gs30c: sg_761 hits; gs29c: sg_720 misses, sg_022 hits with the 39-deployment rank spread (0.15 GiB)
+    assert len(hits) >= 575, [r for r in rows if r["outcome"] == "miss" and r["config"]]  # gs31c: + sg_892-sg_895 (hit blind); gs30f: + sg_831-sg_834 (hit blind); bl30b: vl_1320-vl_1330 hit; gs30e: + sg_782, sg_785, and sg_022 misses again with the 42-deployment spread (0.13 GiB); gs30: 6 of sg_721-sg_740 blind, sg_735 / sg_736 after the 0.5.4.post1 aiter read; bl30: + vl_1250-vl_1270; gs30b: + sg_742, sg_743; gs30c: sg_761 hits; gs29c: sg_720 misses, sg_022 hits with the 39-deployment rank spread (0.15 GiB)
     assert "sg_401" in hits  # miss27: the vision tower's rope and sglang-kt 0.7.0's 0.5.9 tree
     assert "sg_563" in hits  # cap27: the host's smallest card (--host-gpus RTX-3090,RTX-5090, sglang#7227)
     assert {"sg_220", "sg_527", "sg_528", "sg_529"} <= set(hits)  # cap26: the expert-location metadata's first kernels
