@@ -2330,6 +2330,16 @@ SGLANG_PUBLIC = {
                {"disable_cuda_graph": True}, None),
     "gs_594": ("0.5.15", "the fork's python/sglang/_version.py '0.5.15'; the same tree's launch_server log of 2026-08-07 "
                          "prints a ServerArgs with exactly the 0.5.15 wheel's 422 field names (round gs30e)", {}, None),
+    # gs_641: helper gs31c: end2end-optimization's harness arm 'sglang-native-cutlass-fp8' (results/2026-06-11_harness-v1),
+    # the FP8 checkpoint with SGLang's cutlass MoE runner and CUDA graphs on (gs_517 the triton arm, graphs off)
+    "gs_641": ("0.5.12", "the write-up's 'SGLang 0.5.12.post1 (source)' and the log's sglang-dev env (rules 0.5.12)", {}, None),
+    # gs_642: helper gs31c: the 2026-06-25 autotuner's trial 14 of R_long_prefill (64 running, graphs on, triton MoE)
+    "gs_642": ("0.5.12", "the write-up's 'SGLang 0.5.12.post1 (source)' and the log's sglang-dev env (rules 0.5.12)", {}, None),
+    # gs_643-gs_646: helper gs31c: gujialiang123/MOEresearch (the same H200 host and sglang-dev env): the regime study's
+    # gemma-3-1b-it, the spec study's Qwen3-32B baseline, the MoE-level study's triton_kernel arm, the v19 wall sweep
+    **{cid: ("0.5.12", "the write-up's 'SGLang 0.5.12.post1 (source)' and the sibling server_info 'version' 0.5.12.post1 "
+                       "(rules 0.5.12)", {}, None) for cid in ("gs_643", "gs_645", "gs_646")},
+    "gs_644": ("0.5.12", "the folder's server_info 'version': '0.5.12.post1' (rules 0.5.12)", {"cuda_graph_max_bs": 256}, None),
 }
 
 # --- vLLM ------------------------------------------------------------------------------------------------------
