@@ -3562,10 +3562,28 @@ BL30B_OFF = {  # helper bl30b (2026-12-07, session 30): blind misses above 8 % (
                 "peak planned, the dense-MLP phase). No rule changed: the 0.17.1 profile run at 10,000 tokens would "
                 "settle it (the 0.17.0 wheel is in /tmp/wheels, 0.17.1 is not)."),
 }
+_GS31B_DP = ("Blind +5.3 % ({planned} tokens planned, {printed} printed): DeepSeek-V3-0324 with DP attention "
+              "(--dp-size 8 --enable-dp-attention inside --tp 8) on 8 x MI300X, the CI's online dp_attention "
+              "command on the {image} image. The printed lines close on SGLang's own arithmetic: 187.6 GiB free at "
+              "load, 90.47 GiB of weights per rank (79.56 for the same checkpoint without DP attention, gs_615 / "
+              "gs_623), 36.76 GiB of KV and 59.1 GiB free after the pool at an effective 0.68. The plan derives "
+              "79.29 GiB of weights, the non-DP figure, and lands 2.0 GiB of KV above the run; the same command "
+              "scores +3.5 % on the 0.5.6 image (gs_362) and +4.5 % on 0.5.3.post1 / 0.5.4.post1 (gs_495, gs_510). "
+              "No reading yet of where the plan's other terms take back most of the 11.2 GiB the derived weights "
+              "leave out; what would settle it: the wheel's DP-attention weight layout (attention at attn_tp_size ="
+              " tp / dp, replicated per rank) read against tpkit's itemised dp-8 budget for one of these starts.")
+GS31B_OFF = {  # helper gs31b (2026-12-07, session 31): blind misses above 5 % (round gs31b, docs/accuracy.md §6.4)
+    cid: _GS31B_DP.format(planned=planned, printed=printed, image=image)
+    for cid, planned, printed, image in (
+        ("gs_620", "591,513", "561,715", "v0.5.3.post3-rocm630"),
+        ("gs_621", "591,513", "561,715", "v0.5.3.post3-rocm630"),
+        ("gs_626", "591,513", "561,512", "v0.5.4.post2-rocm630"),
+        ("gs_627", "591,513", "561,512", "v0.5.4.post2-rocm630"))}
+
 for _cid, _why in {**VRES_OFF, **O19C_OFF, **BL20_OFF, **BL20B_OFF, **CAT20_OFF, **O20_OFF, **WHY21_OFF,
                    **GS21_OFF, **BL21C_OFF, **BL22B_OFF,
                    **BL22C_OFF, **BL23_OFF, **GS24_OFF, **GS25C_OFF, **GS25B_OFF, **AMD26_OFF, **GS28C_OFF, **GS29B_OFF,
-                   **GS30B_OFF, **GS30E_OFF, **BL30B_OFF}.items():
+                   **GS30B_OFF, **GS30E_OFF, **BL30B_OFF, **GS31B_OFF}.items():
     PUBLIC_EDITS.setdefault(_cid, {})["why_off"] = _why
 PUBLIC_EDITS["vp_066"]["why_off"] += (
     f" {VRES}: the weights gap is torch's caching allocator (engines/vllm/weight_blocks.py): at tp 2 the "
