@@ -3566,12 +3566,15 @@ _GS31B_DP = ("Blind +5.3 % ({planned} tokens planned, {printed} printed): DeepSe
               "(--dp-size 8 --enable-dp-attention inside --tp 8) on 8 x MI300X, the CI's online dp_attention "
               "command on the {image} image. The printed lines close on SGLang's own arithmetic: 187.6 GiB free at "
               "load, 90.47 GiB of weights per rank (79.56 for the same checkpoint without DP attention, gs_615 / "
-              "gs_623), 36.76 GiB of KV and 59.1 GiB free after the pool at an effective 0.68. The plan derives "
-              "79.29 GiB of weights, the non-DP figure, and lands 2.0 GiB of KV above the run; the same command "
-              "scores +3.5 % on the 0.5.6 image (gs_362) and +4.5 % on 0.5.3.post1 / 0.5.4.post1 (gs_495, gs_510). "
-              "No reading yet of where the plan's other terms take back most of the 11.2 GiB the derived weights "
-              "leave out; what would settle it: the wheel's DP-attention weight layout (attention at attn_tp_size ="
-              " tp / dp, replicated per rank) read against tpkit's itemised dp-8 budget for one of these starts.")
+              "gs_623), 36.76 GiB of KV and 59.1 GiB free after the pool at an effective 0.68. The plan (its "
+              "ledger, read after the first score) charges 89.48 GiB of weights, 0.99 GiB under the print (the "
+              "attention replication it adds is 10.06 GiB where the prints differ by 10.91), and leaves 0.89 GiB "
+              "more free before the load than the run (188.52 against 187.63, as for the non-DP start gs_615, +1.9 "
+              "%): 1.9 GiB more KV (38.71 against 36.76 GiB). The same command scores +3.5 % on the 0.5.6 image "
+              "(gs_362) and +4.5 % on 0.5.3.post1 / 0.5.4.post1 (gs_495, gs_510). No reading yet of the 0.85 GiB of"
+              " weights the plan's DP-attention replication leaves out; what would settle it: the wheel's list of "
+              "the modules DP attention keeps whole per rank (dp_attention.py, the model's attention and embedding "
+              "layers) read against the plan's 89.48 GiB.")
 GS31B_OFF = {  # helper gs31b (2026-12-07, session 31): blind misses above 5 % (round gs31b, docs/accuracy.md §6.4)
     cid: _GS31B_DP.format(planned=planned, printed=printed, image=image)
     for cid, planned, printed, image in (
