@@ -2255,6 +2255,70 @@ SGLANG_PUBLIC = {
                {"quantization": "fp8", "sglang_int4_weight": "on"}, None),
     "gs_512": ("0.5.4.post1", "image rocm/sgl-dev:v0.5.4.post1-rocm700-mi30x-20251028 (the log's folder name)",
                {}, None),
+    # gs_613-gs_640: helper gs31b (2026-12-07, session 31), added blind from michael-amd/sglang-ci's history: the
+    # pre-0.5.6 image starts gs30 left, one per (release, checkpoint, node, flags) that no held start repeats (a start
+    # with the same flags and a count within 0.01 % is a re-run); the release is the image tag, except the v0.5.4 /
+    # v0.5.4.post1 images whose ServerArgs prints another release's aiter step (x 0.90 from 2025-10-26: 0.5.4.post1;
+    # x 0.85 from 2025-10-29: 0.5.4.post2, engines.sglang.choices.rocm_aiter_factor); flags from the CI script
+    "gs_613": ("0.5.3", "image rocm/sgl-dev:v0.5.3rc0-rocm630-mi30x-20251005 (the log's folder name); "
+               "release 0.5.3rc0 (rules 0.5.3)",
+               {"quantization": "fp8", "sglang_int4_weight": "off"}, None),
+    "gs_614": ("0.5.3", "image rocm/sgl-dev:v0.5.3rc0-rocm630-mi30x-20251005 (the log's folder name); "
+               "release 0.5.3rc0 (rules 0.5.3)",
+               {}, None),
+    "gs_615": ("0.5.3.post1", "image rocm/sgl-dev:v0.5.3.post1-rocm630-mi30x-20251015 (the log's folder name)",
+               {}, None),
+    "gs_616": ("0.5.3.post2", "image rocm/sgl-dev:v0.5.3.post2-rocm700-mi30x-20251016 (the log's folder name)",
+               {}, None),
+    "gs_617": ("0.5.3.post2", "image rocm/sgl-dev:v0.5.3.post2-rocm700-mi30x-20251016 (the log's folder name)",
+               {}, None),
+    "gs_618": ("0.5.3.post2", "image rocm/sgl-dev:v0.5.3.post2-rocm700-mi30x-20251016 (the log's folder name)",
+               {"quantization": "fp8", "sglang_int4_weight": "off"}, None),
+    "gs_619": ("0.5.3.post2", "image rocm/sgl-dev:v0.5.3.post2-rocm700-mi30x-20251016 (the log's folder name)",
+               {}, None),
+    "gs_620": ("0.5.3.post3", "image rocm/sgl-dev:v0.5.3.post3-rocm630-mi30x-20251023 (the log's folder name)",
+               {"enable_dp_attention": True}, None),
+    "gs_621": ("0.5.3.post3", "image rocm/sgl-dev:v0.5.3.post3-rocm630-mi30x-20251023 (the log's folder name)",
+               {"enable_dp_attention": True}, None),
+    "gs_622": ("0.5.4.post1", "image rocm/sgl-dev:v0.5.4.post1-rocm630-mi30x-20251028 (the log's folder name)",
+               {"enable_dp_attention": True}, None),
+    "gs_623": ("0.5.4.post1", "image rocm/sgl-dev:v0.5.4.post1-rocm630-mi30x-20251028 (the log's folder name)",
+               {}, None),
+    "gs_624": ("0.5.4.post2", "image rocm/sgl-dev:v0.5.4.post1-rocm700-mi35x-20251030 (the log's folder name); "
+               "placed at 0.5.4.post2 by its printed aiter step",
+               {"quantization": "fp8", "sglang_int4_weight": "off"}, None),
+    "gs_625": ("0.5.4.post2", "image rocm/sgl-dev:v0.5.4.post2-rocm630-mi30x-20251104 (the log's folder name)",
+               {}, None),
+    "gs_626": ("0.5.4.post2", "image rocm/sgl-dev:v0.5.4.post2-rocm630-mi30x-20251104 (the log's folder name)",
+               {"enable_dp_attention": True}, None),
+    "gs_627": ("0.5.4.post2", "image rocm/sgl-dev:v0.5.4.post2-rocm630-mi30x-20251104 (the log's folder name)",
+               {"enable_dp_attention": True, "cuda_graph_max_bs": 16}, None),
+    "gs_628": ("0.5.4.post2", "image rocm/sgl-dev:v0.5.4.post2-rocm630-mi30x-20251104 (the log's folder name)",
+               {}, None),
+    "gs_629": ("0.5.4.post2", "image rocm/sgl-dev:v0.5.4.post2-rocm700-mi30x-20251104 (the log's folder name)",
+               {"disable_cuda_graph": True}, None),
+    "gs_630": ("0.5.4.post2", "image rocm/sgl-dev:v0.5.4.post2-rocm700-mi30x-20251104 (the log's folder name)",
+               {"quantization": "fp8", "sglang_int4_weight": "off"}, None),
+    "gs_631": ("0.5.4.post2", "image rocm/sgl-dev:v0.5.4.post2-rocm700-mi30x-20251104 (the log's folder name)",
+               {"quantization": "fp8"}, None),
+    "gs_632": ("0.5.4.post2", "image rocm/sgl-dev:v0.5.4.post2-rocm700-mi30x-20251104 (the log's folder name)",
+               {}, None),
+    "gs_633": ("0.5.4.post2", "image rocm/sgl-dev:v0.5.4.post2-rocm700-mi35x-20251104 (the log's folder name)",
+               {"quantization": "fp8", "sglang_int4_weight": "on"}, None),
+    "gs_634": ("0.5.4.post2", "image rocm/sgl-dev:v0.5.4.post2-rocm700-mi35x-20251104 (the log's folder name)",
+               {"quantization": "fp8"}, None),
+    "gs_635": ("0.5.4.post2", "image rocm/sgl-dev:v0.5.4.post2-rocm700-mi35x-20251104 (the log's folder name)",
+               {}, None),
+    "gs_636": ("0.5.4.post3", "image rocm/sgl-dev:v0.5.4.post3-rocm630-mi30x-20251105 (the log's folder name)",
+               {"quantization": "fp8"}, None),
+    "gs_637": ("0.5.4.post3", "image rocm/sgl-dev:v0.5.4.post3-rocm700-mi35x-20251105 (the log's folder name)",
+               {"quantization": "fp8"}, None),
+    "gs_638": ("0.5.5", "image rocm/sgl-dev:v0.5.5-rocm700-mi35x-20251109 (the log's folder name)",
+               {}, None),
+    "gs_639": ("0.5.5", "image rocm/sgl-dev:v0.5.5-rocm700-mi35x-20251109 (the log's folder name)",
+               {}, None),
+    "gs_640": ("0.5.5", "image rocm/sgl-dev:v0.5.5-rocm700-mi35x-20251109 (the log's folder name)",
+               {}, None),
     # gs_465: helper gs29b (2026-12-06, session 29): a committed SGLang server log of a Nebius InferenceX reproduction
     # (heyram74/nebius_sopertors_inferencex_benchmark): DeepSeek-R1-0528 at tp 8 on H200, InferenceX's dsr1_fp8_h200.sh flags
     "gs_465": ("0.5.12", "image lmsysorg/sglang:v0.5.12-cu130 (scripts/run_deepseekr1.sh), run 2026-06-11; the printed "
@@ -3515,10 +3579,31 @@ BL30B_OFF = {  # helper bl30b (2026-12-07, session 30): blind misses above 8 % (
                 "peak planned, the dense-MLP phase). No rule changed: the 0.17.1 profile run at 10,000 tokens would "
                 "settle it (the 0.17.0 wheel is in /tmp/wheels, 0.17.1 is not)."),
 }
+_GS31B_DP = ("Blind +5.3 % ({planned} tokens planned, {printed} printed): DeepSeek-V3-0324 with DP attention "
+              "(--dp-size 8 --enable-dp-attention inside --tp 8) on 8 x MI300X, the CI's online dp_attention "
+              "command on the {image} image. The printed lines close on SGLang's own arithmetic: 187.6 GiB free at "
+              "load, 90.47 GiB of weights per rank (79.56 for the same checkpoint without DP attention, gs_615 / "
+              "gs_623), 36.76 GiB of KV and 59.1 GiB free after the pool at an effective 0.68. The plan (its "
+              "ledger, read after the first score) charges 89.48 GiB of weights, 0.99 GiB under the print (the "
+              "attention replication it adds is 10.06 GiB where the prints differ by 10.91), and leaves 0.89 GiB "
+              "more free before the load than the run (188.52 against 187.63, as for the non-DP start gs_615, +1.9 "
+              "%): 1.9 GiB more KV (38.71 against 36.76 GiB). The same command scores +3.5 % on the 0.5.6 image "
+              "(gs_362) and +4.5 % on 0.5.3.post1 / 0.5.4.post1 (gs_495, gs_510). No reading yet of the 0.85 GiB of"
+              " weights the plan's DP-attention replication leaves out; what would settle it: the wheel's list of "
+              "the modules DP attention keeps whole per rank (dp_attention.py, the model's attention and embedding "
+              "layers) read against the plan's 89.48 GiB.")
+GS31B_OFF = {  # helper gs31b (2026-12-07, session 31): blind misses above 5 % (round gs31b, docs/accuracy.md §6.4)
+    cid: _GS31B_DP.format(planned=planned, printed=printed, image=image)
+    for cid, planned, printed, image in (
+        ("gs_620", "591,513", "561,715", "v0.5.3.post3-rocm630"),
+        ("gs_621", "591,513", "561,715", "v0.5.3.post3-rocm630"),
+        ("gs_626", "591,513", "561,512", "v0.5.4.post2-rocm630"),
+        ("gs_627", "591,513", "561,512", "v0.5.4.post2-rocm630"))}
+
 for _cid, _why in {**VRES_OFF, **O19C_OFF, **BL20_OFF, **BL20B_OFF, **CAT20_OFF, **O20_OFF, **WHY21_OFF,
                    **GS21_OFF, **BL21C_OFF, **BL22B_OFF,
                    **BL22C_OFF, **BL23_OFF, **GS24_OFF, **GS25C_OFF, **GS25B_OFF, **AMD26_OFF, **GS28C_OFF, **GS29B_OFF,
-                   **GS30B_OFF, **GS30E_OFF, **BL30B_OFF}.items():
+                   **GS30B_OFF, **GS30E_OFF, **BL30B_OFF, **GS31B_OFF}.items():
     PUBLIC_EDITS.setdefault(_cid, {})["why_off"] = _why
 PUBLIC_EDITS["vp_066"]["why_off"] += (
     f" {VRES}: the weights gap is torch's caching allocator (engines/vllm/weight_blocks.py): at tp 2 the "
