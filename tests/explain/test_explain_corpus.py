@@ -58,9 +58,10 @@ OTHER_TENANT = {
     # fits an empty card, so explain names no fitting fix and says the plan does not reproduce the failure
     "sg_490": "a verl GRPO trainer colocated with the Qwen3-8B rollout (TP 2, 2x A800): 0.12 fits an empty card, the run "
               "failed and 0.15 ran (helper sgb14)",
-    "sg_514": "a Mistral-7B fine-tune on an A40 (FLAGS_FOR: the title's card, models.json's config) whose 40.19 GiB "
-              "another process held (torch's message): the catalog plan fits an empty A40 (helper wo22)",
 }
+"""Helper cr31 (2026-12-07): sg_514 left OTHER_TENANT: its torch OOM lists the other process's 40.19 GiB, the plan on
+the A40 less that memory fails and on the free card fits, so freeing it is a planned fit (explain.planned._freed_card;
+tests/explain/test_explain_cr31.py)."""
 WEIGHTS_EXCEED_THE_CARD = {
     # memory failures whose run does not fit the card even with every other process gone: the plan of the log's own
     # settings (model and GPU known) fails, so no fix that keeps the card and the checkpoint is called a fit
@@ -77,8 +78,10 @@ WEIGHTS_OOM_NOT_REPLANNED = {
               "plan of the log's settings fits (16.5 GiB of weights per L4), so it does not reproduce the failure and "
               "no planned fix is called a fit (a 2024-05 SGLang; the log prints no release)",
     "sg_512": "llama3-llava-next-8b on an H100 at tp 1 (no config in tests/): the cause asks for --model",
-    "sg_513": "a Mixtral-8x7B fine-tune on one 48 GB card (no --tp; the card is not named): the cause asks for --gpu",
 }
+"""Helper cr31 (2026-12-07): sg_513 left WEIGHTS_OOM_NOT_REPLANNED: torch's misspelt 'total capacty of 44.35 GiB' is
+read (logs.failures), so the catalog plans on the log's card, reproduces the failure (87 GiB of bf16 weights) and
+--tp 2 --quantization fp8 fits the log's two GPUs (explain.planned._both; tests/explain/test_explain_cr31.py)."""
 FLAGS_FOR = {
     "sg_042": {"model": str(ROOT / "tests/engines/data_vllm_issue11/google--gemma-3-27b-it.json")},
     "sg_060": {"model": str(ROOT / "tests/explain/data/deepseek-ai--DeepSeek-V2.config.json"), "engine_version": "0.4.1"},
