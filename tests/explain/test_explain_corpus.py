@@ -35,7 +35,10 @@ without them, it names no fitting fix). Helper cr19 (2026-12-05): vl_225 also ge
 --cpu-offload-gb at which the plan fits (vLLM 0.17+ UVA offloader; with the utilization that passes its start-up
 check and --max-num-seqs at the plan's block count: '--gpu-memory-utilization 0.81 --cpu-offload-gb 60 --max-num-seqs
 87', 94,559 tokens), a fit on the GPU that names the 60 GiB of host memory it needs (the log does not show the host):
-a fitting fix on the log's own GPUs 97 / 102 -> 98 / 102; the four left are NO_NUMBERS (3) and OTHER_TENANT (1)."""
+a fitting fix on the log's own GPUs 97 / 102 -> 98 / 102; the four left are NO_NUMBERS (3) and OTHER_TENANT (1).
+Helper cr31 (2026-12-07): 141 memory crash logs, phase 138 / 141, a fitting fix 129 / 141 -> 131 / 141: sg_513 (torch's
+'total capacty' read: --tp 2 with fp8 weights fits the log's two cards) and sg_514 (the other process's 40.19 GiB the
+torch OOM lists: freeing it fits); docs/accuracy.md §7.3 cr31 tables the ten left."""
 PHASE_WORDS = {"weight_load": "weights"}
 PARSER_PHASE_DISAGREES = {
     # the reader's phase differs from the label (tests/logs/test_corpus.py KNOWN says why)
