@@ -35,7 +35,10 @@ without them, it names no fitting fix). Helper cr19 (2026-12-05): vl_225 also ge
 --cpu-offload-gb at which the plan fits (vLLM 0.17+ UVA offloader; with the utilization that passes its start-up
 check and --max-num-seqs at the plan's block count: '--gpu-memory-utilization 0.81 --cpu-offload-gb 60 --max-num-seqs
 87', 94,559 tokens), a fit on the GPU that names the 60 GiB of host memory it needs (the log does not show the host):
-a fitting fix on the log's own GPUs 97 / 102 -> 98 / 102; the four left are NO_NUMBERS (3) and OTHER_TENANT (1)."""
+a fitting fix on the log's own GPUs 97 / 102 -> 98 / 102; the four left are NO_NUMBERS (3) and OTHER_TENANT (1).
+Helper cr31 (2026-12-07): 141 memory crash logs, phase 138 / 141, a fitting fix 129 / 141 -> 131 / 141: sg_513 (torch's
+'total capacty' read: --tp 2 with fp8 weights fits the log's two cards) and sg_514 (the other process's 40.19 GiB the
+torch OOM lists: freeing it fits); docs/accuracy.md §7.3 cr31 tables the ten left."""
 PHASE_WORDS = {"weight_load": "weights"}
 PARSER_PHASE_DISAGREES = {
     # the reader's phase differs from the label (tests/logs/test_corpus.py KNOWN says why)
@@ -58,9 +61,10 @@ OTHER_TENANT = {
     # fits an empty card, so explain names no fitting fix and says the plan does not reproduce the failure
     "sg_490": "a verl GRPO trainer colocated with the Qwen3-8B rollout (TP 2, 2x A800): 0.12 fits an empty card, the run "
               "failed and 0.15 ran (helper sgb14)",
-    "sg_514": "a Mistral-7B fine-tune on an A40 (FLAGS_FOR: the title's card, models.json's config) whose 40.19 GiB "
-              "another process held (torch's message): the catalog plan fits an empty A40 (helper wo22)",
 }
+"""Helper cr31 (2026-12-07): sg_514 left OTHER_TENANT: its torch OOM lists the other process's 40.19 GiB, the plan on
+the A40 less that memory fails and on the free card fits, so freeing it is a planned fit (explain.planned._freed_card;
+tests/explain/test_explain_cr31.py)."""
 WEIGHTS_EXCEED_THE_CARD = {
     # memory failures whose run does not fit the card even with every other process gone: the plan of the log's own
     # settings (model and GPU known) fails, so no fix that keeps the card and the checkpoint is called a fit
@@ -77,8 +81,10 @@ WEIGHTS_OOM_NOT_REPLANNED = {
               "plan of the log's settings fits (16.5 GiB of weights per L4), so it does not reproduce the failure and "
               "no planned fix is called a fit (a 2024-05 SGLang; the log prints no release)",
     "sg_512": "llama3-llava-next-8b on an H100 at tp 1 (no config in tests/): the cause asks for --model",
-    "sg_513": "a Mixtral-8x7B fine-tune on one 48 GB card (no --tp; the card is not named): the cause asks for --gpu",
 }
+"""Helper cr31 (2026-12-07): sg_513 left WEIGHTS_OOM_NOT_REPLANNED: torch's misspelt 'total capacty of 44.35 GiB' is
+read (logs.failures), so the catalog plans on the log's card, reproduces the failure (87 GiB of bf16 weights) and
+--tp 2 --quantization fp8 fits the log's two GPUs (explain.planned._both; tests/explain/test_explain_cr31.py)."""
 FLAGS_FOR = {
     "sg_042": {"model": str(ROOT / "tests/engines/data_vllm_issue11/google--gemma-3-27b-it.json")},
     "sg_060": {"model": str(ROOT / "tests/explain/data/deepseek-ai--DeepSeek-V2.config.json"), "engine_version": "0.4.1"},

@@ -43,9 +43,11 @@ def test_a_weight_oom_the_catalog_does_not_reproduce_gets_no_fit():
 
 
 def test_a_weight_oom_without_model_or_gpu_says_what_to_pass():
-    """sg_512 names a model with no config here and no GPU; sg_513 a model path and no GPU (a 48 GB card)."""
+    """sg_512 names a model with no config here and no GPU (its OOM line is cut after 'GPU '); sg_514 read without
+    --model: a card, no model.  (sg_513 was here, a model and no GPU: helper cr31 reads its torch 'total capacty of
+    44.35 GiB', so its card is the log's; tests/explain/test_explain_cr31.py.)"""
     for case_id, flags, wants in (("sg_512", None, ("--model", "--gpu")),
-                                  ("sg_513", {"model": "mistralai/Mixtral-8x7B-Instruct-v0.1"}, ("--gpu",))):
+                                  ("sg_514", {"gpu": "A40"}, ("--model",))):
         d = explain_log(log_bytes(case_id), flags=flags).diagnosis
         assert d.phase == "weights" and not any(f.fits for f in d.fixes)
         assert "the log prints no weight size" in d.cause, d.cause

@@ -58,13 +58,17 @@ def log_settings_sglang(ctx):
     return version, capped, ParallelSpec(tp=tp, pp=pp, dp=dp, dp_attention=dpa), options
 
 
-def catalog_fixes_sglang(ctx, fractions: tuple[float, ...] | None = None) -> tuple[list[dict], str | None]:
+def catalog_fixes_sglang(ctx, fractions: tuple[float, ...] | None = None,
+                         held=None) -> tuple[list[dict], str | None]:
     """(fixes, finding): the SGLang fixes planned from the catalog at the log's settings, each as the keyword
     arguments of :class:`tpkit.explain.diagnose.Fix`; ([], None) when the model or the GPU is unknown or the planner
     refuses the settings.  ``fractions``: the ``--mem-fraction-static`` values to plan (default: the smallest of
     ``_FRACTIONS`` above the run's that fits).  The release is the one ``tpkit plan --from-log`` reads the log by
     (``explain.sgrelease.log_release``: the newest its formats allow, capped by its date), so a fix and the plan of
-    its flags are the same plan (helper rt16: sg_038 was planned by 0.5.23 here, 0.5.5 by the plan)."""
+    its flags are the same plan (helper rt16: sg_038 was planned by 0.5.23 here, 0.5.5 by the plan).  ``held``: the
+    memory the log's torch OOM lists as other processes' (``logs.failures`` size ``other_processes``), for
+    ``_freed_card``.  Where neither twice the TP size nor fp8 weights fits alone, both together are planned too
+    (``_both``, helper cr31)."""
     if ctx.model is None or ctx.gpu is None:
         return [], None
     try:
@@ -110,6 +114,13 @@ def catalog_fixes_sglang(ctx, fractions: tuple[float, ...] | None = None) -> tup
     if fitting or planned:
         fixes.append(fitting[0] if fitting else planned[-1])  # the smallest fraction that fits, else the largest tried
     fixes += [f for f in (fix(*t) for t in tries[1 if dpa else 0:]) if f is not None]
+    both = _both(tries, fixes, options)
+    if both is not None and (planned_both := fix(*both)) is not None:
+        fixes.append(planned_both)
+    if not reproduced and held is not None:
+        freed = _freed_card(ctx, base, parallel, options, where, held)
+        if freed is not None:
+            return fixes + [freed[1]], f"{where}: {freed[0]}"
     if not reproduced:
         tenant = _other_tenant(ctx, base, parallel, options, where)
         if tenant is not None:
@@ -169,3 +180,44 @@ def _other_tenant(ctx, base, parallel, options, where: str) -> tuple[str, dict] 
                                        f"empty once more than {tolerates_gib:.2f} GiB is held",
                        note=f"{where}, on the card less {held_gib:.2f} GiB; {band_text(result)}; not called a fit: the "
                             "log does not say how much the other process held, only the least")
+
+
+def _both(tries, fixes: list[dict], options):
+    """(flags, parallel, options) of twice the TP size with fp8 weights, where both were planned alone and the
+    planner fits neither (weights above twice what one card's budget holds: a 16-bit Mixtral-8x7B, 87 GiB, on two 44 GiB cards
+    needs both halvings; each alone leaves the weights above the static budget); else None."""
+    quant = next((t for t in tries if t[0] == "--quantization fp8"), None)
+    tp = next((t for t in tries if t[0].startswith("--tp ")), None)
+    alone = {f["flags"]: f["kv_tokens"] for f in fixes}  # 0 where the planner's verdict is no fit
+    if quant is None or tp is None or alone.get(quant[0]) != 0 or alone.get(tp[0]) != 0:
+        return None
+    return f"{tp[0]} --quantization fp8", tp[1], replace(options, quantization="fp8")
+
+
+def _freed_card(ctx, base, parallel, options, where: str, held) -> tuple[str, dict] | None:
+    """(words, fix) for a failure the plan of an empty card does not reproduce, where the log's torch OOM lists
+    another process's memory on the card (``held``, a ``PrintedSize``; torch names every process NVML lists on the
+    device, ``c10/cuda/CUDACachingAllocator.cpp``'s OOM message 'Process N has X memory in use'): the same plan on the
+    card less that memory.  Where it fails, the other process's memory accounts for the failure, and freeing it
+    (or another GPU) gives back the empty card's plan: a fit where that plan holds a token at its band's low end.
+    Where the plan still fits with that memory held, the printed process does not explain the failure: None (the
+    fix is then not offered, and no fit is claimed)."""
+    from dataclasses import replace as dc_replace
+
+    from tpkit.units import Bytes
+
+    try:
+        less = dc_replace(ctx.gpu, total_bytes=Bytes(int(ctx.gpu.total_bytes.bytes - held.value.bytes)))
+        shared = catalog_plan(ctx.model, less, parallel, options)
+    except (REFUSED, TypeError, ValueError):
+        return None
+    if shared.verdict.fits:
+        return None
+    low = base.band.kv_tokens[0] if base.band is not None else base.kv_tokens
+    words = (f"on the empty card the planner says {base.verdict.message}; with the {held.text} the torch OOM lists "
+             f"as another process's on the card it says {shared.verdict.message[:160]}: that process's memory "
+             "accounts for the failure")
+    return words, dict(flags="free the other process's memory (nvidia-smi) or CUDA_VISIBLE_DEVICES=<idle GPU>",
+                       kv_tokens=base.kv_tokens, fits=low > 0,
+                       why=f"the {held.text} another process holds on the card becomes free",
+                       note=f"{where}; with the card free: {band_text(base)}")

@@ -136,7 +136,7 @@ def _kv_pool_failure(failure, a, ctx, plan: BudgetReplan, findings: list[str]):
         # terms, the same release), the shortfall's fraction included, and is a fit by the same rule (helper rt16)
         shortfall = [fx for fx in fixes if fx.flags.startswith("--mem-fraction-static")] if oom and short else []
         fractions = tuple(float(fx.flags.split()[1]) for fx in shortfall) or None
-        found, finding = catalog_fixes_sglang(ctx, fractions=fractions)
+        found, finding = catalog_fixes_sglang(ctx, fractions=fractions, held=failure.size("other_processes"))
         planned = [Fix(**kw) for kw in found]
         if planned and shortfall:
             fixes = [fx for fx in fixes if fx not in shortfall]
@@ -235,17 +235,18 @@ def _weights_failure(failure, a, ctx, plan: BudgetReplan):
                                        **relayout(ctx, a, tp=2 * tp))]
     fixes = _weights_fixes_from_model(ctx, tp, room, plan.f, a)
     if not any(fx.fits for fx in fixes):
-        cause, fixes = _weights_from_catalog(ctx, cause, fixes)
+        cause, fixes = _weights_from_catalog(ctx, cause, fixes, failure.size("other_processes"))
     return cause, short, fixes
 
 
-def _weights_from_catalog(ctx, cause: str, fixes: list[Fix]) -> tuple[str, list[Fix]]:
+def _weights_from_catalog(ctx, cause: str, fixes: list[Fix], held=None) -> tuple[str, list[Fix]]:
     """A weight-load OOM that prints no weight size (nothing re-planned from the log fits): the fixes planned from
     the catalog as ``tpkit plan --from-log`` and the pool-OOM path plan them (``explain.planned.catalog_fixes_sglang``,
     the same planner, release and fit rule; helper wo22), each marked as planned from the catalog with its band.
     No ``--mem-fraction-static`` fix is planned: SGLang loads the weights before it sizes anything by the fraction
     (``ModelRunner.load_model`` precedes ``init_memory_pool``, sglang 0.1–0.5.23), so the fraction does not change
-    what the load needs.  Without the model config or the GPU, the cause says which to pass."""
+    what the load needs.  Without the model config or the GPU, the cause says which to pass.  ``held``: another
+    process's memory the torch OOM lists (helper cr31: the freed card is planned, ``explain.planned._freed_card``)."""
     from tpkit.explain.planned import catalog_fixes_sglang
 
     if ctx.model is None or ctx.gpu is None:
@@ -254,7 +255,7 @@ def _weights_from_catalog(ctx, cause: str, fixes: list[Fix]) -> tuple[str, list[
                    if not known]
         return (cause + "; the log prints no weight size, so no fix is re-planned from it; give "
                 + " and ".join(missing) + " to plan the fixes from the catalog"), fixes
-    found, finding = catalog_fixes_sglang(ctx, fractions=())
+    found, finding = catalog_fixes_sglang(ctx, fractions=(), held=held)
     if not found:
         return cause, fixes
     return cause + "; " + finding, [Fix(**kw) for kw in found]
@@ -402,9 +403,10 @@ def _weights_fixes_from_model(ctx, tp: int, room: int | None, f, a) -> list[Fix]
     for flags, t, q, why in options:
         w = _model_weights(ctx, t, q)
         if w is None or room is None:
+            lacks = ("no model config is known (pass --model)" if w is None else
+                     "the log prints no free memory before the load (pass --gpu to plan from the catalog)")
             out.append(Fix(flags=flags, kv_tokens=None, fits=False, why=why,
-                           note="not re-plannable: the load stopped before the weights were measured and no model "
-                                "config is known (pass --model)"))
+                           note=f"not re-plannable: the load stopped before the weights were measured and {lacks}"))
             continue
         frac = f if f is not None else 0.85
         rest = int(room * frac) - w - mm_bytes(a) - rope_bytes(a)

@@ -6,6 +6,8 @@ of memory from their phase alone)."""
 
 from __future__ import annotations
 
+import re
+
 from tpkit.explain.diagnose import Diagnosis, names_a_cause
 from tpkit.logs.failures import POOL_SLOT_ERRORS
 
@@ -17,7 +19,7 @@ detail 'traceback cut before its exception line'; the engines' start-failure hea
 
 UNNAMED_PHASES = {"sglang": ("weights", "first_request"), "vllm": ("weights", "kv_pool")}
 """by engine, the phases whose diagnoses read any failure as out of memory (``sgdiagnose._weights_failure`` /
-``_first_request_failure``, ``vdiagnose._weights_failure`` and vLLM's KV-pool step, whose diagnosis otherwise says "no
+``_first_request_failure``, ``voom.weights_failure`` and vLLM's KV-pool step, whose diagnosis otherwise says "no
 memory left for the KV cache" from the phase alone: round ex30's vl_1294 / vl_1297 / vl_1299); vLLM's first-request
 diagnosis asks for a ``cuda_oom`` already; the capture keeps ex22's memory reading of a cut quote
 (``diagnose.capture_error_not_memory``), SGLang's KV pool its own rules"""
@@ -27,8 +29,17 @@ _WHERE = {"weights": "loading the weights", "first_request": "serving its first 
 """how a cause names each of ``UNNAMED_PHASES``' phases"""
 
 
+_WRAPPER_RAISE = re.compile(r"\bRuntimeError: (?=Engine core initialization failed)")
+"""vLLM's API server raises ``RuntimeError("Engine core initialization failed. See root cause above. Failed core
+proc(s): {…}")`` whatever the engine core died of (``v1/engine/utils.py`` ``wait_for_engine_startup``, read in the
+0.11.0, 0.16.0, 0.17.0 and 0.33.0 wheels): that exception class is the wrapper's, not a cause (helper cr31,
+2026-12-07: a log with no other error was read as naming one, and its KV-pool step as "no memory left")"""
+
+
 def _texts(failures) -> list[str]:
-    return [t for f in failures for t in (f.detail, f.evidence) if t]
+    """The failures' details and evidence, less the start-up header's own exception class (``_WRAPPER_RAISE``)."""
+    return [_WRAPPER_RAISE.sub("", t) if f.kind == "engine_start_failed" else t
+            for f in failures for t in (f.detail, f.evidence) if t]
 
 
 def unnamed_diagnosis(parsed, engine: str | None) -> Diagnosis | None:

@@ -10,6 +10,7 @@ from tpkit.explain.diagnose import (MAX_FRACTION, Diagnosis, Fix, bytes_text, kv
                                    capture_error_not_memory, custom_allreduce_fix)
 from tpkit.explain.interval import mid_bytes
 from tpkit.explain.refusals import REFUSED
+from tpkit.explain.voom import first_request_failure, graph_failure, oom_short, weights_failure
 from tpkit.units import Bytes, GiB, MiB
 
 __all__ = ["diagnose_vllm"]
@@ -45,19 +46,6 @@ def _pp_check_rule(version: str | None) -> str:
             "all layers; ≥ 0.17 each stage against its own layers)")
 
 
-def _lower_utilisation(u, total, short, avail, tokens_for, *, why: str) -> list[Fix]:
-    """A lower ``--gpu-memory-utilization`` that leaves the shortfall plus 1 GiB outside vLLM's budget (vLLM's 0.01
-    grid), with the KV tokens the same anchors give at it; none when it is unknown or would reach 0."""
-    if not total or u is None or short is None:
-        return []
-    u2 = math.floor((u - (short.bytes + GiB(1).bytes) / total) * 100) / 100
-    if u2 <= 0:
-        return []
-    return [Fix(flags=f"--gpu-memory-utilization {u2:.2f}",
-                kv_tokens=tokens_for((avail or 0) - int((u - u2) * total)) if avail else None,
-                fits=avail is None or avail - (u - u2) * total > 0, why=why)]
-
-
 def diagnose_vllm(parsed, a, ctx) -> Diagnosis:
     """``a``: :class:`~tpkit.explain.vllm.VllmAnchored`."""
     failure = parsed.primary_failure
@@ -85,14 +73,14 @@ def diagnose_vllm(parsed, a, ctx) -> Diagnosis:
         short, fixes = None, [*custom_allreduce_fix(root), Fix(flags="--enforce-eager", kv_tokens=a.tokens_printed, fits=True,
                                   why="no CUDA graphs are captured (slower decode); the KV cache is unchanged")]
     elif phase == "cuda_graph":
-        cause, short, fixes = _graph_failure(failure, a, tokens_for)
+        cause, short, fixes = graph_failure(failure, a, tokens_for)
     elif phase == "weights":
-        cause, short, fixes = _weights_failure(failure, ctx, a)
+        cause, short, fixes = weights_failure(failure, ctx, a)
     elif phase == "first_request" and failure.kind == "cuda_oom":
-        cause, short, fixes = _first_request_failure(failure, a, tokens_for)
+        cause, short, fixes = first_request_failure(failure, a, tokens_for)
     else:
         cause, short, fixes = f"{failure.kind.replace('_', ' ')}: {failure.detail or failure.evidence[:160]}", \
-            _oom_short(failure), []
+            oom_short(failure), []
     return Diagnosis(status="failed", phase=phase, cause=cause, short_by=short, evidence=ev, fixes=tuple(fixes))
 
 
@@ -134,17 +122,6 @@ def _tokens_for(a, available: int | None, token_bytes=None) -> int | None:
     if available is None or not tb:
         return None
     return max(0, int(available // tb)) // a.block_size * a.block_size
-
-
-def _oom_short(failure):
-    """A CUDA OOM's asked − free when both are printed, else None."""
-    req, free = failure.size("requested"), failure.size("free")
-    return req.value - free.value if failure.kind == "cuda_oom" and req and free else None
-
-
-def _oom_sizes(failure):
-    """(asked, free, short): the OOM's printed request and free memory (None when not printed) and ``_oom_short``."""
-    return failure.size("requested"), failure.size("free"), _oom_short(failure)
 
 
 class _KvNeed:
@@ -441,60 +418,4 @@ def _no_kv_memory(a, ctx, tokens_for):
     fixes.append(_vr().reprofiled(a, ctx, {"max_num_seqs": 64, "max_num_batched_tokens": 4096}, why) or Fix(
         flags="--max-num-seqs 64 --max-num-batched-tokens 4096", kv_tokens=None,
         fits=bool(short is None or short < GiB(1)), why=why))
-    return cause, short, fixes
-
-
-def _graph_failure(failure, a, tokens_for):
-    """Out of memory in the CUDA-graph profiling or capture: (cause, short, fixes)."""
-    req, free, short = _oom_sizes(failure)
-    total = mid_bytes(a.total)
-    avail = mid_bytes(a.available)
-    # vLLM ≥ 0.2x profiles the graphs inside determine_available_memory (gpu_model_runner.profile_cudagraph_memory,
-    # read in 0.29.0 and 0.30.0), before the KV cache is sized; the capture itself runs after it
-    estimate = "profile_cudagraph" in failure.phase_evidence
-    if estimate:
-        cause = ("out of memory in vLLM's CUDA-graph memory profiling (profile_cudagraph_memory inside "
-                 "determine_available_memory, before the KV cache is sized: neither --max-model-len nor "
-                 "--gpu-memory-utilization changes what it allocates)")
-    else:
-        cause = "out of memory while capturing CUDA graphs"
-    if short is not None:
-        cause += f" (asked for {req.text}, {free.text} free)"
-    fixes = [Fix(flags="--enforce-eager", kv_tokens=a.tokens_printed, fits=True,
-                 why="no CUDA graphs are captured (slower decode)"
-                 + ("; the CUDA-graph profiling is skipped too" if estimate else ""))]
-    if not estimate:
-        fixes += _lower_utilisation(a.utilization, total, short, avail, tokens_for,
-                                    why="leaves more of the device outside vLLM's budget for the graphs")
-    return cause, short, fixes
-
-
-def _weights_failure(failure, ctx, a=None):
-    """Out of memory loading the weights: (cause, short, fixes) — twice the TP size, fp8 weights where the weights
-    are 16-bit (``fp8_could_halve_weights``, the test the KV-pool diagnosis applies: a checkpoint the log or the
-    model config shows quantized has no 16-bit weights to halve; vl_785, Qwen3-235B-A22B-Instruct-2507-FP8, was
-    offered '--quantization fp8', helper crash9 2026-12-05)."""
-    tp = int(ctx.get("tp", 1) or 1)
-    req, free, short = _oom_sizes(failure)
-    cause = "out of memory while loading the weights" + (f" (asked for {req.text}, {free.text} free)" if short else "")
-    fixes = [_vr().tp_fix(a, ctx, why="half the weights per GPU", fallback=Fix(
-        flags=f"--tensor-parallel-size {2 * tp}", kv_tokens=None, fits=True, why="half the weights per GPU"))]
-    if fp8_could_halve_weights(ctx):
-        fixes.append(_vr().layout_fix(a, ctx, flags="--quantization fp8", tp=tp, quantization="fp8",
-                                 why="fp8 weights are half of 16-bit", fallback=Fix(
-                                     flags="--quantization fp8", kv_tokens=None, fits=True,
-                                     why="fp8 weights are half of 16-bit", note="assumes 16-bit weights")))
-    return cause, short, fixes
-
-
-def _first_request_failure(failure, a, tokens_for):
-    """Out of memory after start-up: (cause, short, fixes) — a lower utilisation leaves room for activations."""
-    req, free, short = _oom_sizes(failure)
-    total = mid_bytes(a.total)
-    avail = mid_bytes(a.available)
-    cause = "out of memory after start-up (first requests)"
-    if short is not None:
-        cause += f": asked for {req.text}, {free.text} free (short by {bytes_text(short)})"
-    fixes = _lower_utilisation(a.utilization, total, short, avail, tokens_for,
-                               why="leaves room outside vLLM's budget for the activations")
     return cause, short, fixes

@@ -18,6 +18,7 @@ the same rank logged before it.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from tpkit.logs.lazyre import lazy
 from tpkit.logs.phases import (_LOAD_OOM, MARKER_NEEDLES, STEP_ORDER, dummy_run_phase,  # noqa: F401
@@ -26,6 +27,7 @@ from tpkit.logs.phases import (_LOAD_OOM, MARKER_NEEDLES, STEP_ORDER, dummy_run_
 from tpkit.logs.prefix import RankKey
 from tpkit.logs.printed import PrintedCount, PrintedSize, count_from_text, size_from_text
 from tpkit.records import dataclass
+from tpkit.units import Bytes
 
 __all__ = ["Failure", "PHASES", "KINDS", "detect", "frame_phase", "traceback_phase", "dummy_run_phase", "marker",
            "marker_phase", "FAILURE_NEEDLES", "ROOT_KINDS", "POOL_SLOT_ERRORS"]
@@ -81,7 +83,7 @@ class Failure:
 _SZ = r"(\d{1,24}(?:\.\d{1,12})?) ?(GiB|MiB|KiB|bytes|GB|MB|KB|B)\b"
 _OOM = lazy(r"OutOfMemoryError|(?:CUDA|HIP|XPU|NPU) out of memory|CUDA (?:driver )?error: out of memory|"
                   r"cudaErrorMemoryAllocation|RuntimeError: out of memory|NCCL WARN .{0,80}out of memory|"
-                  r"Tried to allocate \d|has a total capacit[yt]y? of \d")
+                  r"Tried to allocate \d|has a total capac(?:ity|ty) of \d")
 """a CUDA out-of-memory error in any of its wordings. 'CUDA driver error: out of memory' is torch's for a failed
 driver-API call (``C10_CUDA_DRIVER_CHECK``, torch 2.13 include/c10/cuda/driver_api.h: "CUDA driver error: " and the
 driver's error string, which is "out of memory" for
@@ -94,7 +96,7 @@ __LINE__, cudaGetErrorString(e))`` (the format string is in vLLM 0.11.0's ``_C.a
 ends with no Python traceback, so the line is the only failure it leaves (round ex28's vl_1153)"""
 _OOM_SIZES = (
     ("requested", lazy(r"Tried to allocate " + _SZ)),
-    ("total", lazy(r"total capacit[yt]y? of " + _SZ)),
+    ("total", lazy(r"total capac(?:ity|ty) of " + _SZ)),
     ("free", lazy(r"of which " + _SZ + r" is free")),
     ("process_in_use", lazy(r"this process has " + _SZ + r" memory in use")),
     ("torch_allocated", lazy(_SZ + r" is allocated by PyTorch")),
@@ -105,6 +107,10 @@ _OOM_SIZES = (
     ("free", lazy(_SZ + r" free\b")),
     ("torch_reserved", lazy(_SZ + r" reserved in total by PyTorch")),
 )
+"""torch's OOM message, read piece by piece; 'total capac(?:ity|ty) of': the misspelt 'has a total capacty of' that
+torch printed in releases of late 2023 / early 2024 (sglang#51 and sglang#86 of 2024-01, the corpus's sg_513 / sg_514,
+and public pastes of the same wording) is the same device total (helper cr31, 2026-12-07: the earlier
+'capacit[yt]y?' never matched it)"""
 _OTHER_PROCESS = lazy(r"Process (\d{1,24}) has " + _SZ + r" memory in use")
 _GPU_INDEX = lazy(r"GPU (\d{1,24})(?: has a total|;)")
 _V0_TOO_SMALL = lazy(r"max seq len \((\d{1,24})\) is larger than the maximum number of tokens that can be stored "
@@ -224,16 +230,33 @@ def _oom(window: str) -> tuple[tuple, tuple, str]:
                 sizes.append((name, size))
     own = _own_bytes(sizes)
     total = next((z.value.bytes for n, z in sizes if n == "total"), None)
-    others = []
+    others, held_by_others = [], []
     for pid, num, unit in _OTHER_PROCESS.findall(window)[:16]:
         held = size_from_text(num, unit, meaning="torch OOM message: a listed process's memory in use")
         same = own is not None and total is not None and held is not None and held.value.bytes + own > total
         others.append(f"process {pid} holds {num} {unit}" + (
             " (this process itself, seen under another PID: with the memory PyTorch holds here it would exceed the "
             "card's total)" if same else ""))
+        if held is not None and not same:
+            held_by_others.append(held)
+    if held_by_others:
+        sizes.append(("other_processes", _sum_held(held_by_others)))
     gpu = _GPU_INDEX.search(window)
     detail = "; ".join(([f"GPU {gpu.group(1)}"] if gpu else []) + others)
     return tuple(sizes), (), detail
+
+
+def _sum_held(held: list[PrintedSize]) -> PrintedSize:
+    """The memory the OOM message lists as other processes' ('Process N has X memory in use', torch's
+    ``CUDACachingAllocator`` names every NVML process on the device but the failing one), summed: ``other_processes``,
+    what explain plans a freed card from (``explain.planned``).  One process: its printed size; several: their sum,
+    its rounding the sum of theirs."""
+    if len(held) == 1:
+        return held[0]
+    one = held[0]
+    return replace(one, value=Bytes(sum(h.value.bytes for h in held)), text=" + ".join(h.text for h in held),
+                   rounding=Bytes(sum(h.rounding.bytes for h in held)),
+                   meaning="torch OOM message: the listed processes' memory in use, summed")
 
 
 def _own_bytes(sizes) -> int | None:
