@@ -1,6 +1,7 @@
-"""gpt-oss's hybrid SWA pool in SGLang 0.5.8 – 0.5.9 (helper gx31, session 31): on the 0.5.8 allow-list, but the
+"""Helper gx31 (session 31). gpt-oss's hybrid SWA pool in SGLang 0.5.8 – 0.5.9: on the 0.5.8 allow-list, but the
 GptOss branch of ``ServerArgs._handle_model_specific_adjustments`` sets ``disable_hybrid_swa_memory`` with a
-trtllm_mha attention backend (the SM 10.x default) and, in 0.5.8 / 0.5.8.post1, with speculative decoding."""
+trtllm_mha attention backend (the SM 10.x default) and, in 0.5.8 / 0.5.8.post1, with speculative decoding.  And
+``--kv-cache-dtype auto`` taking the checkpoint's fp8 KV from 0.5.3."""
 
 from __future__ import annotations
 
@@ -76,3 +77,17 @@ def test_plan_picks_the_pool_by_gpu_and_release(gpu, version, hybrid):
     """tp 8: one KV head per rank × (64 + 64) × 2 B = 256 B a layer; 36 layers one pool, 18 + 0.8 × 18 hybrid."""
     result = plan(gpt_oss_120b(), gpu=gpu, tp=8, weights=GiB(30), engine_version=version)
     assert result.kv_pool.cell_bytes.bytes == pytest.approx(256 * 18 * 1.8 if hybrid else 256 * 36, abs=1)
+
+
+# --kv-cache-dtype auto follows the checkpoint's fp8 KV from 0.5.3 (ModelRunner.configure_kv_cache_dtype) ----------
+
+@pytest.mark.parametrize("version, kv", [("0.4.10.post1", "bfloat16"), ("0.5.2", "bfloat16"), ("0.5.3", "fp8_e4m3"),
+                                         ("0.5.13", "fp8_e4m3"), ("0.5.23", "fp8_e4m3")])
+def test_auto_follows_the_checkpoint_fp8_kv_from_0_5_3(version, kv):
+    from tpkit.engines.sglang import SglangOptions
+    from tpkit.engines.sglang.kvdtype import resolve_kv_dtype
+    from tpkit.models.spec import QuantSpec
+
+    model = gpt_oss_120b(quant=QuantSpec(method="fp8", weight_bits=8, kv_cache_fp8=True), torch_dtype="bfloat16")
+    assert resolve_kv_dtype(model, SglangOptions(engine_version=version))[0] == kv
+    assert resolve_kv_dtype(model, SglangOptions(engine_version=version, kv_cache_dtype="bf16"))[0] == "bfloat16"
