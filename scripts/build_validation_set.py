@@ -3509,13 +3509,27 @@ _GS29B_OSS = ("Blind {err} ({planned} tokens planned, {printed} printed): gpt-os
               "an MXFP4 checkpoint would not load this large. With the set's bf16 config (lmsys--gpt-oss-120b-bf16) tpkit "
               "gives {bf16} (all six within -10 % to -12 %): the experts are most likely bf16, and the rest is not read. "
               "No rule changed (helper gs29b).")
+_GX31_OSS = (" Re-read by helper gx31 (2026-12-07, session 31, docs/accuracy.md §6.4 round gx31): the same dump's "
+             "internal_states memory_usage prints weight {w} GiB per rank (Scheduler.get_internal_state: the model "
+             "runner's weight_load_mem_usage), the bf16 experts' size, so the case now uses the set's bf16 config "
+             "(lmsys--gpt-oss-120b-bf16); and SGLang 0.5.8 - 0.5.9 give gpt-oss the hybrid SWA pool "
+             "(configs/model_config.py is_hybrid_swa_model lists GptOssForCausalLM from 0.5.8; the GptOss branch of "
+             "_handle_model_specific_adjustments disables it only with trtllm_mha or, in 0.5.8 / 0.5.8.post1, speculative "
+             "decoding; the dump prints disable_hybrid_swa_memory=False), which tpkit had for 0.5.10+ only: today "
+             "{today} (memory_usage kvcache {kv} GiB = the full and SWA pools at 0.8).")
 GS29B_OFF = {  # helper gs29b (2026-12-06, session 29): blind misses above 5 % (round gs29b, docs/accuracy.md §6.4)
-    "gs_466": _GS29B_OSS.format(err="+217.4 %", planned="3,161,342", printed="996,064", par="tp 4 x dp 2", gpu="A100 SXM", bf16="877,502 (-11.9 %)"),
-    "gs_467": _GS29B_OSS.format(err="+29.5 %", planned="7,145,772", printed="5,519,745", par="tp 8", gpu="A100 SXM", bf16="4,862,652 (-11.9 %)"),
-    "gs_468": _GS29B_OSS.format(err="+224.6 %", planned="3,152,531", printed="971,113", par="tp 4 x dp 2", gpu="H100 SXM", bf16="868,691 (-10.5 %)"),
-    "gs_469": _GS29B_OSS.format(err="+30.3 %", planned="7,128,149", printed="5,469,844", par="tp 8", gpu="H100 SXM", bf16="4,845,029 (-11.4 %)"),
-    "gs_470": _GS29B_OSS.format(err="+40.6 %", planned="6,330,278", printed="4,503,074", par="tp 4 x dp 2", gpu="H200 SXM", bf16="4,046,438 (-10.1 %)"),
-    "gs_471": _GS29B_OSS.format(err="+7.6 %", planned="13,483,644", printed="12,533,773", par="tp 8", gpu="H200 SXM", bf16="11,200,524 (-10.6 %)"),
+    "gs_466": _GS29B_OSS.format(err="+217.4 %", planned="3,161,342", printed="996,064", par="tp 4 x dp 2", gpu="A100 SXM", bf16="877,502 (-11.9 %)")
+              + _GX31_OSS.format(w="54.62", today="975,002 (-2.1 %)", kv="15.39"),
+    "gs_467": _GS29B_OSS.format(err="+29.5 %", planned="7,145,772", printed="5,519,745", par="tp 8", gpu="A100 SXM", bf16="4,862,652 (-11.9 %)")
+              + _GX31_OSS.format(w="27.38", today="5,402,946 (-2.1 %)", kv="42.64"),
+    "gs_468": _GS29B_OSS.format(err="+224.6 %", planned="3,152,531", printed="971,113", par="tp 4 x dp 2", gpu="H100 SXM", bf16="868,691 (-10.5 %)")
+              + _GX31_OSS.format(w="54.62", today="965,212 (-0.6 %)", kv="15.0"),
+    "gs_469": _GS29B_OSS.format(err="+30.3 %", planned="7,128,149", printed="5,469,844", par="tp 8", gpu="H100 SXM", bf16="4,845,029 (-11.4 %)")
+              + _GX31_OSS.format(w="27.37", today="5,383,366 (-1.6 %)", kv="42.25"),
+    "gs_470": _GS29B_OSS.format(err="+40.6 %", planned="6,330,278", printed="4,503,074", par="tp 4 x dp 2", gpu="H200 SXM", bf16="4,046,438 (-10.1 %)")
+              + _GX31_OSS.format(w="54.62", today="4,496,042 (-0.2 %)", kv="69.57"),
+    "gs_471": _GS29B_OSS.format(err="+7.6 %", planned="13,483,644", printed="12,533,773", par="tp 8", gpu="H200 SXM", bf16="11,200,524 (-10.6 %)")
+              + _GX31_OSS.format(w="27.37", today="12,445,027 (-0.7 %)", kv="96.82"),
 }
 GS30B_OFF = {  # helper gs30b (2026-12-07, session 30): blind misses above 5 % (round gs30b, docs/accuracy.md §6.4)
     "gs_514": ("Blind +6.6 % (2,257,359 planned, 2,117,360 printed; outside 2,239,605-2,275,114). Read after the score, "

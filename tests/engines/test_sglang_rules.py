@@ -40,8 +40,12 @@ def test_gemma3_gets_one_full_pool_except_in_0_4_10_and_its_post1(version, hybri
     assert hybrid_swa(_model("google/gemma-3-27b-it"), version)[0] is hybrid
 
 
-@pytest.mark.parametrize("version, hybrid", [("0.5.9", False), ("0.5.10", True), ("0.5.23", True)])
-def test_gpt_oss_and_llama4_are_hybrid_from_the_0_5_10_allow_list(version, hybrid):
+@pytest.mark.parametrize("version, hybrid", [("0.5.6.post2", False), ("0.5.7", False), ("0.5.8", True),
+                                             ("0.5.8.post1", True), ("0.5.9", True), ("0.5.10", True),
+                                             ("0.5.23", True)])
+def test_gpt_oss_and_llama4_are_hybrid_from_the_0_5_8_allow_list(version, hybrid):
+    """0.5.8's ``configs/model_config.py is_hybrid_swa_model`` lists them; 0.5.7's GptOss branch of
+    ``_handle_model_specific_adjustments`` ends with ``disable_hybrid_swa_memory = True`` (helper gx31)."""
     assert hybrid_swa(gpt_oss_120b(), version)[0] is hybrid
     assert hybrid_swa(_model("meta-llama/Llama-4-Scout-17B-16E-Instruct"), version)[0] is hybrid
 

@@ -293,7 +293,9 @@ KNOWN_MISSES = {
     # helper gs29c (2026-12-07, session 29, blind): sg_720 (Kimi-K2.5 NVFP4 at tp 4 on a GB300 node, a local modelopt
     # checkpoint) prints 2,655,616 tokens of fp8 MLA KV ('KV Cache is allocated. dtype: torch.float8_e4m3fn', kv_cache_dtype
     # auto); the set's Kimi-K2.5 architecture config has no NVFP4 quantization_config (kv_cache_quant_algo FP8), so the
-    # rebuild sizes bf16 cells (engines.sglang.kvdtype.resolve_kv_dtype): 1,327,872-1,328,064, exactly half. Not fixed
+    # rebuild sizes bf16 cells (engines.sglang.kvdtype.resolve_kv_dtype): 1,327,872-1,328,064, exactly half. Not fixed.
+    # helper gx31 (session 31): an assembled NVFP4 config with the checkpoint's FP8 kv_cache_quant_algo (models.json)
+    # gives fp8 cells: 2,655,808-2,656,192, 384 tokens (13.5 MB, -0.01 %) above the print; still a miss, not read
     "sg_720",
     # helper gs30c (2026-12-07, session 30, blind): sg_762 (Qwen3-0.6B, sglang 0.5.18, one RTX 4090, mfs 0.35, context
     # 4,096) prints 64,403 tokens, 271 (+0.42 %) above the rebuilt 64,055-64,209; its mfs-0.8 twin sg_761 hits at the top

@@ -28,6 +28,7 @@ def _cell_capped(ctx: Context, tp: int, pp: int) -> tuple[float | None, str, int
     try:
         from tpkit.engines.sglang.options import UNMODELLED_KV_DTYPES, SglangOptions, unmodelled_kv_error
         from tpkit.engines.sglang.pool import compute_cell
+        from tpkit.engines.sglang.swa import gpt_oss_one_pool, is_sm100
         from tpkit.engines.sglang.kvdtype import resolve_kv_dtype
         from tpkit.engines.sglang.versions import parse_version
 
@@ -46,8 +47,12 @@ def _cell_capped(ctx: Context, tp: int, pp: int) -> tuple[float | None, str, int
         kv_dtype = resolve_kv_dtype(ctx.model, opts)[0]
         attn_tp = tp // max(1, int(ctx.get("dp", 1) or 1)) if ctx.get("enable_dp_attention") else tp
         ratio = ctx.get("swa_full_tokens_ratio")
+        one_pool = gpt_oss_one_pool(ctx.model, version, sm100=ctx.gpu is not None and is_sm100(ctx.gpu),
+                                    attention_backend=ctx.get("attention_backend"),
+                                    speculative=ctx.get("spec_algorithm") not in (None, "", "None", "NONE"))
         cell = compute_cell(ctx.model, attn_tp, pp, kv_dtype, split_v_dim=parse_version(version) >= (0, 5, 8),
-                            version=version, swa_full_tokens_ratio=float(ratio) if ratio else None)
+                            version=version, swa_full_tokens_ratio=float(ratio) if ratio else None,
+                            one_pool=one_pool)
         if cell.layout == "dsv4":  # every modelled release: the plan's dsv4_budget_tokens
             return _dsv4_fixed(ctx, cell, version, page, tp // attn_tp)
         choice = _swa_choice(ctx, cell, version, page, tp // attn_tp, pp)

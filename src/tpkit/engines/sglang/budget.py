@@ -40,6 +40,7 @@ from tpkit.engines.sglang.spec import (SpecPlan, budget_cell_growth, draft_cell_
                                        spec_running_requests)
 from tpkit.engines.sglang.rope import rope_reserve, rope_reserve_term
 from tpkit.engines.sglang.streams import forward_stream_pool, metadata_kernels
+from tpkit.engines.sglang.swa import gpt_oss_one_pool, is_sm100
 from tpkit.engines.sglang.swa_cap import SwaPoolChoice, swa_pool_choice
 from tpkit.engines.sglang.versions import parse_version, rule_era
 from tpkit.errors import PlanInputError
@@ -228,7 +229,7 @@ def kv_budget(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: S
     cap, fraction = host_sourced(cap, fraction, host_source, options)  # --host-gpus: which card set the class
     baseline = plan_baseline(gpu, parallel, era, machine, extra_uses=extra_uses, version=version,
                              disable_custom_all_reduce=options.disable_custom_all_reduce, links=options.links)
-    cell = _target_cell(model, parallel, options, kv_dtype, spec)
+    cell = _target_cell(model, parallel, options, kv_dtype, spec, gpu)
     swa_pool = plan_swa_pool(cell, model, parallel, options, cap, page)
     growth, counted = _draft_cell_growth(model, options, cell, spec)
     pre = baseline.free_before_weights
@@ -269,14 +270,18 @@ def kv_budget(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: S
 
 
 def _target_cell(model: ModelSpec, parallel: ParallelSpec, options: SglangOptions, kv_dtype: str,
-                 spec: SpecPlan | None) -> CellSize:
+                 spec: SpecPlan | None, gpu: GpuSpec) -> CellSize:
     """The target model's KV cell SGLang profiles with (bytes per token per rank, ``compute_cell``), v_head_dim
     split from 0.5.7 (``model_runner_kv_cache_mixin.py``; 0.5.6: head_dim × 2); refuses DeepSeek-V4 with
-    speculative decoding (0.5.12's dsv4 rings 16 / 256 and × (L+1)/L are not wired here)."""
+    speculative decoding (0.5.12's dsv4 rings 16 / 256 and × (L+1)/L are not wired here).  gpt-oss's one-pool
+    overrides of 0.5.8 – 0.5.9 (``swa.gpt_oss_one_pool``) read the GPU, ``--attention-backend`` and speculation."""
     version = options.engine_version
+    one_pool = gpt_oss_one_pool(model, version, sm100=is_sm100(gpu), attention_backend=options.attention_backend,
+                                speculative=options.speculative_algorithm is not None)
     cell = compute_cell(model, parallel.attn_tp, parallel.pp, kv_dtype,
                         split_v_dim=parse_version(version) >= (0, 5, 7), version=version,
-                        swa_full_tokens_ratio=options.swa_full_tokens_ratio, split=sglang_pp_split(version, parallel))
+                        swa_full_tokens_ratio=options.swa_full_tokens_ratio, split=sglang_pp_split(version, parallel),
+                        one_pool=one_pool)
     if spec is not None and cell.layout == "dsv4":
         raise PlanInputError(f"{model.name}: DeepSeek-V4 with speculative decoding is not modelled; plan without it")
     return cell

@@ -225,7 +225,7 @@ def refuse_per_kind_kv(model: ModelSpec) -> None:
 
 def compute_cell(model: ModelSpec, tp: int, pp: int, kv_dtype: str, *, split_v_dim: bool = True,
                  version: str = LATEST, swa_full_tokens_ratio: float | None = None,
-                 split: str | None = None) -> CellSize:
+                 split: str | None = None, one_pool: str = "") -> CellSize:
     """The cell size SGLang profiles with (per rank, the stage's attention layers; linear layers hold no KV).
 
     ``tp`` is the attention-TP size (KV heads per rank).  ``split_v_dim=False`` reproduces releases ≤ 0.5.6
@@ -233,6 +233,7 @@ def compute_cell(model: ModelSpec, tp: int, pp: int, kv_dtype: str, *, split_v_d
     which assumed ``v_head_dim == head_dim``.  Sliding layers get their own pool only when
     ``swa.hybrid_swa(model, version)`` says so; otherwise they count as full layers of the one pool.
     ``swa_full_tokens_ratio``: ``--swa-full-tokens-ratio`` (None: SGLang's default 0.8, ``swa_ratio``).
+    ``one_pool``: why this start's server args disable the hybrid pool (``swa.gpt_oss_one_pool``), else empty.
     """
     r = SWA_FULL_TOKENS_RATIO if swa_full_tokens_ratio is None else float(swa_full_tokens_ratio)
     element = DTYPES[kv_dtype].bytes
@@ -266,7 +267,7 @@ def compute_cell(model: ModelSpec, tp: int, pp: int, kv_dtype: str, *, split_v_d
     full, swa = kinds.count("full"), kinds.count("sliding")
     common = dict(kv_dtype=kv_dtype, element_bytes=element, n_kv_heads=n_kv, k_dim=model.head_dim, v_dim=v_dim)
     head_text = f"{n_kv} KV heads/rank × ({model.head_dim} + {v_dim}) × {element} B"
-    hybrid, why = hybrid_swa(model, version)
+    hybrid, why = hybrid_swa(model, version, one_pool=one_pool)
     if swa and not hybrid:
         return CellSize(layout="mha", bytes_per_token=per_layer * (full + swa), full_layers=full + swa, **common,
                         source=f"{head_text} × {full + swa} layers, sliding ones included ({why})")

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import math
 
+from tpkit.engines.sglang.swa import is_sm100
 from tpkit.units import Bytes, format_bytes
 
 __all__ = ["TRTLLM_PAD_RELEASE", "AUTO_TRTLLM_ARCHITECTURES", "trtllm_moe_backend", "trtllm_moe_padding"]
@@ -40,11 +41,6 @@ AUTO_TRTLLM_ARCHITECTURES = frozenset({"Qwen3MoeForCausalLM", "Qwen3VLMoeForCond
 """architectures whose SGLang 0.5.8 – 0.5.23 ``auto`` MoE runner is flashinfer_trtllm on SM 10.x"""
 PAD_MULTIPLE = 128
 """``FusedMoE.__init__``: 'flashinfer_trtllm kernel requires intermediate_size to be a multiple of 128'"""
-
-
-def _sm100(gpu) -> bool:
-    cc = getattr(gpu, "compute_capability", None)
-    return gpu is not None and str(gpu.vendor).upper() == "NVIDIA" and bool(cc) and cc[0] == 10
 
 
 def _unquantized(model, options) -> bool:
@@ -60,7 +56,7 @@ def trtllm_moe_backend(model, options, gpu) -> str:
     backend = getattr(options, "moe_runner_backend", "auto") or "auto"
     if backend in ("flashinfer_trtllm", "flashinfer_trtllm_routed"):
         return f"--moe-runner-backend {backend}"
-    if (backend == "auto" and model.architecture in AUTO_TRTLLM_ARCHITECTURES and _sm100(gpu)
+    if (backend == "auto" and model.architecture in AUTO_TRTLLM_ARCHITECTURES and is_sm100(gpu)
             and options.moe_a2a_backend == "none"):
         return f"--moe-runner-backend auto picks flashinfer_trtllm for {model.architecture} on SM 10.x"
     return ""
