@@ -139,8 +139,8 @@ def eplb_state_bytes(model: ModelSpec, parallel: ParallelSpec, settings: dict, *
     maps = layers * e * MAP_SLOTS * 8 + layers * phys * 8 + layers * e * 8
     counts = layers * phys * 4 + window * layers * phys * 4
     how = (f"expert_buffer {buffer.bytes:,} B (one MoE layer's {math.ceil(phys / parallel.ep)} local experts) + "
-           f"expert maps {maps:,} B (int64, {layers} MoE layers × {e} experts × {MAP_SLOTS} slots …) + load counters "
-           f"{counts:,} B (int32, window {window} × {layers} layers × {phys} physical experts)")
+           f"expert maps {maps:,} B (int64, {layers} MoE layers × {e} experts × {MAP_SLOTS} slots …) + "
+           f"load counters {counts:,} B (int32, window {window} × {layers} layers × {phys} physical experts)")
     return Bytes(buffer.bytes + maps + counts), how
 
 
