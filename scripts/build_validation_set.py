@@ -1625,8 +1625,13 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     "vp_1015": ("0.25.1", "printed the banner 'version 0.25.1' and 'Initializing a V1 LLM engine (v0.25.1)'",
                 {"enable_expert_parallel": True, "disable_custom_all_reduce": True, "topk_topp_sampler": "flashinfer"},
                 None),
+    # helper vr31 (session 31): --enable-eplb / --eplb-config became plan inputs (engines/vllm/eplb.py); the printed
+    # non-default args, entered after the blind score (+28.8 %, kept in blind_scores.json)
     "vp_1016": ("0.25.1", "printed the banner 'version 0.25.1' and 'Initializing a V1 LLM engine (v0.25.1)'",
-                {"enable_expert_parallel": True, "disable_custom_all_reduce": True, "topk_topp_sampler": "flashinfer"},
+                {"enable_expert_parallel": True, "disable_custom_all_reduce": True, "topk_topp_sampler": "flashinfer",
+                 "enable_eplb": True,
+                 "eplb_config": '{"window_size": 50, "step_interval": 100, "num_redundant_experts": 0, '
+                                '"log_balancedness": true, "log_balancedness_interval": 1, "use_async": true}'},
                 None),
     "vp_1017": ("0.25.1", "printed the banner 'version 0.25.1' and 'Initializing a V1 LLM engine (v0.25.1)'",
                 {"compile_cache": "warm", "topk_topp_sampler": "flashinfer"}, None),
@@ -3582,7 +3587,10 @@ BL30B_OFF = {  # helper bl30b (2026-12-07, session 30): blind misses above 8 % (
                 "0.04 GiB more in the profile ('Rearranging experts (async mode) (profile)'). The rest is the control's "
                 "gap (+17.4 %: the printed 1.27 GiB CUDA-graph estimate against tpkit's 0.74 GiB, and the host's "
                 "23.54 GiB total; see vp_1013). No rule changed: an EPLB input needs the 0.25 wheel's EplbState buffers "
-                "read."),
+                "read. Round vr31 (session 31) read them: --enable-eplb / --eplb-config are plan inputs now "
+                "(engines/vllm/eplb.py: one MoE layer's local experts as the transfer buffer, the int64 expert maps "
+                "and the load window, 0.33 GiB in the load delta from 0.20.0), which leaves the control's gap and the "
+                "0.04 GiB of the profile."),
     "vp_1020": ("Blind +19.2 % (19,232 tokens planned, 16,128 printed): 1.03 GiB of KV memory planned, 0.86 GiB "
                 "printed, an absolute gap of 0.17 GiB on a small pool (util 0.7, 14.25 GiB of fp16 weights on a 24 GB "
                 "card); its prefill twin vp_1019 (util 0.9, the same flags) is over by about the same absolute amount "

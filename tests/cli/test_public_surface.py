@@ -33,6 +33,7 @@ PLAN_FLAGS = frozenset({
     "--kv-cache-memory-bytes", "--enforce-eager", "--speculative-config", "--decode-context-parallel-size",
     "--cpu-offload-gb",  # both engines, GiB per GPU
     "--data-parallel-size", "--enable-expert-parallel", "--topk-topp-sampler", "--skip-mm-profiling",
+    "--enable-eplb", "--eplb-config",  # helper vr31: vLLM's expert-parallel load balancer (engines.vllm.eplb)
     "--limit-mm-per-prompt",  # helper lmm: the encoder profile's modalities and items per prompt
     "--language-model-only",  # helper lmo: both engines; the vision tower the release does not build
     "--enable-prefix-caching",  # helper mv5: a hybrid's mamba cache mode (engines.vllm.mamba)

@@ -18,6 +18,8 @@ from tpkit.errors import PlanInputError
 from tpkit.units import Bytes
 
 REFUSED = [
+    ({'enable_eplb': True, 'engine_version': '0.25.1'}, 'eplb_flags_agree',
+     "--enable-eplb needs --enable-expert-parallel (vLLM: 'enable_expert_parallel must be True to use EPLB')"),
     ({'skip_mm_profiling': True, 'engine_version': '0.10.0'}, 'multimodal_flags_exist',
      '--skip-mm-profiling exists from vLLM 0.10.1 (engine/arg_utils.py), not in 0.10.0; leave it out or plan a later --engine-version'),
     ({'language_model_only': True, 'engine_version': '0.16.0'}, 'multimodal_flags_exist',
@@ -121,7 +123,7 @@ def test_each_refusal_keeps_its_message_and_its_validator(flags, validator, mess
 
 
 def test_validators_are_documented_pure_functions_of_options_and_rules():
-    assert len({v.__name__ for v in option_checks.VALIDATORS}) == len(option_checks.VALIDATORS) == 20
+    assert len({v.__name__ for v in option_checks.VALIDATORS}) == len(option_checks.VALIDATORS) == 21
     for v in option_checks.VALIDATORS:
         assert list(inspect.signature(v).parameters) == ["o", "rules"], v.__name__
         assert v.__doc__ and len(v.__doc__.split()) >= 8, v.__name__

@@ -22,7 +22,7 @@ POSITIVE_INTS = ("max_model_len", "block_size", "max_num_batched_tokens", "max_n
 """the ``VllmOptions`` counts that must be whole numbers ≥ 1 (vLLM's ``int`` engine arguments)"""
 
 _SWITCHES = ("disable_custom_all_reduce", "enable_expert_parallel", "skip_mm_profiling", "language_model_only",
-             "no_async_scheduling", "no_enable_extensible_kv_cache")
+             "no_async_scheduling", "no_enable_extensible_kv_cache", "enable_eplb")
 _ENV_BOOLS = ("0", "1", "True", "False")
 """the spellings of a 0/1 environment variable tpkit takes"""
 
@@ -282,11 +282,36 @@ def kv_cache_dtype_is_known(o, rules) -> None:
                              f"use one of {', '.join(dtypes)}")
 
 
+def eplb_flags_agree(o, rules) -> None:
+    """``--enable-eplb`` / ``--eplb-config`` as the release takes them (``engines.vllm.eplb``): the balancer read from
+    0.10.1 (V1), ``--eplb-config`` from 0.11.0, a JSON object of ``EPLBConfig``'s keys; vLLM refuses EPLB without
+    ``--enable-expert-parallel`` and redundant experts without EPLB (``config/parallel.py``, 0.25.1)."""
+    if not o.enable_eplb and o.eplb_config is None:
+        return
+    from tpkit.engines.vllm.eplb import EPLB_CONFIG_FROM, EPLB_FROM, eplb_settings
+
+    if rules.engine != "V1" or rules.release < EPLB_FROM:
+        raise PlanInputError(f"--enable-eplb / --eplb-config: tpkit reads vLLM's expert-parallel load balancer "
+                             f"from 0.10.1 on the V1 engine, not for {o.engine_version}: leave them out or plan a "
+                             "later --engine-version")
+    if o.eplb_config is not None and rules.release < EPLB_CONFIG_FROM:
+        raise PlanInputError(f"--eplb-config exists from vLLM 0.11.0 (engine/arg_utils.py), not in "
+                             f"{o.engine_version} (it spells them --num-redundant-experts and --eplb-window-size, "
+                             "which tpkit does not read): leave it out or plan a later --engine-version")
+    settings = eplb_settings(o.eplb_config)
+    if not o.enable_eplb and settings["num_redundant_experts"]:
+        raise PlanInputError(f"--eplb-config sets num_redundant_experts {settings['num_redundant_experts']} without "
+                             "--enable-eplb; vLLM refuses it ('Either enable EPLB or unset num_redundant_experts')")
+    if o.enable_eplb and not o.enable_expert_parallel:
+        raise PlanInputError("--enable-eplb needs --enable-expert-parallel (vLLM: 'enable_expert_parallel must be "
+                             "True to use EPLB')")
+
+
 VALIDATORS = (multimodal_flags_exist, utilization_is_a_fraction, counts_are_whole, cpu_offload_exists,
               kv_cache_memory_is_a_size, switches_are_bools, v2_runner_exists, cudagraph_estimate_env_exists,
               defaults_are_tristate, mm_limits_parse, speculative_config_parses, sampler_is_known,
               attention_backend_is_known, capture_sizes_agree, optimization_level_exists, cudagraph_mode_exists,
-              compile_cache_is_known, entrypoint_is_known, lora_flags_exist, kv_cache_dtype_is_known)
+              compile_cache_is_known, entrypoint_is_known, lora_flags_exist, kv_cache_dtype_is_known, eplb_flags_agree)
 """every check, in the order ``VllmOptions`` has always run them (the first failing one is reported)"""
 
 

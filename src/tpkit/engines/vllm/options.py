@@ -115,6 +115,15 @@ class VllmOptions:
     enable_expert_parallel: bool = flag(
         False, kind="bool", aliases=("-ep",), help="shard MoE experts over tp × dp ranks (vLLM's expert parallelism)")
     """``--enable-expert-parallel``: experts are split over EP = tp × dp ranks instead of tensor-sharded"""
+    enable_eplb: bool = flag(
+        False, kind="bool", help="vLLM's expert-parallel load balancer (needs --enable-expert-parallel): its "
+                                 "state and any redundant experts join the load (vLLM ≥ 0.10.1)")
+    """``--enable-eplb``: the balancer's state and ``--eplb-config``'s redundant experts (``engines.vllm.eplb``)"""
+    eplb_config: str | dict | None = flag(
+        metavar="JSON",
+        help="vLLM's --eplb-config JSON, e.g. '{\"num_redundant_experts\": 32, \"window_size\": 1000}' (≥ 0.11.0)")
+    """``--eplb-config``: JSON text or a dict of ``EPLBConfig`` keys (``engines.vllm.eplb.EPLB_KEYS``); None = the
+    defaults (window 1000, no redundant experts)"""
     skip_mm_profiling: bool = flag(
         False, kind="bool", help="the profile run leaves out the multimodal encoder and its cache (vLLM's flag)")
     """``--skip-mm-profiling``: the profile run leaves the multimodal encoder and its cache out

@@ -306,6 +306,10 @@ def _load_lines(model, gpu, parallel, options, r, rules, drafter, weights):
     mla_lines += lora_items(model, parallel, options, r, rules) + gemma4_ple_buffer(model, r, rules)
     mla_lines += dsv4_batched_buffers(model, r, rules)
     mla_lines += fp8_marlin_scales(model, parallel, options, r, w_plan, rocm=rocm)
+    if options.enable_eplb:  # lazy: EPLB launches only (tests/cli/test_cold_imports.py)
+        from tpkit.engines.vllm.eplb import eplb_lines
+
+        mla_lines += eplb_lines(model, parallel, options, r, rules, w_plan)
     if weights is None:  # the allocator's rounding of the derived tensors (engines.vllm.weight_blocks)
         mla_lines += allocator_rounding(model, parallel, options, r, w_plan, rules, rocm=rocm)
     # torch memory at the profile, outside the load delta

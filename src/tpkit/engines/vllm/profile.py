@@ -234,7 +234,8 @@ def vocab_hidden_scratch(model: ModelSpec, tp: int, act_bytes: int) -> tuple[Byt
 DRAFTER_PHASE = "drafter cold compile scratch ≈ vocab × hidden + target hidden states"
 
 
-def drafter_compile_phase(model: ModelSpec, tp: int, tokens: int, act_bytes: int) -> tuple[Bytes, str]:
+def drafter_compile_phase(model: ModelSpec, tp: int, tokens: int, act_bytes: int,
+                          aux_held: int = 0) -> tuple[Bytes, str]:
     """The speculative drafter's own cold torch.compile inside the profile window (helper mtp12), and its formula.
 
     Source (vLLM 0.26.0 and 0.30.0 wheels; the V1 runner's call also in 0.11.2 and 0.20.2): the profile's dummy pass
@@ -254,20 +255,23 @@ def drafter_compile_phase(model: ModelSpec, tp: int, tokens: int, act_bytes: int
     ⌈V/tp⌉ × H table again.  The copy is freed and the cache emptied after each benchmarked partition (torch
     ``_inductor/codegen/triton.py`` ``benchmark_combo_kernel``: ``args = … = None``, ``empty_cache()``), so it does
     not stack on the target's scratch: the phase is the copy plus what the target's dummy pass still holds at that
-    point, its last hidden states T × H (``_dummy_run`` keeps ``hidden_states`` for the sampler run)."""
+    point, its last hidden states T × H (``_dummy_run`` keeps ``hidden_states`` for the sampler run).  ``aux_held``:
+    further T × H tensors alive then (``profile_lines.eagle3_aux_held``: Model Runner V2's EAGLE-3 auxiliary states)."""
     rows = -(-model.vocab_size // tp)
     table = rows * model.hidden_size * act_bytes
-    held = tokens * model.hidden_size * act_bytes
+    held = (1 + aux_held) * tokens * model.hidden_size * act_bytes
+    aux = (f" + {aux_held} more T × H held by Model Runner V2's EAGLE-3 propose (the target's auxiliary hidden "
+           "states and their combination)") if aux_held else ""
     return (Bytes(table + held),
             f"⌈V/tp⌉ {rows:,} × H {model.hidden_size:,} × {act_bytes} B (the drafter's compile copies the shared "
             f"embedding table, vLLM speculator propose(dummy_run) → support_torch_compile, 0.11.1–0.32) + the "
-            f"target's hidden states T {tokens:,} × H × {act_bytes} B still held, assuming a first start")
+            f"target's hidden states T {tokens:,} × H × {act_bytes} B still held{aux}, assuming a first start")
 
 
 def estimate_profile_peak(model: ModelSpec, parallel: ParallelSpec, *, tokens: int, rows: int,
                           act_bytes: int, dequant_gemm: bool = False, sampler: str = "native",
                           sm_count: int | None = None, encoder: "EncoderProfile | None" = None,
-                          vocab_hidden: bool = False, drafter_vocab_hidden: bool = False,
+                          vocab_hidden: bool = False, drafter_vocab_hidden: bool = False, drafter_aux_held: int = 0,
                           allreduce_out_of_place: bool = False,
                           moe_workspace_experts: str | None = None, moe_cache3_separate: bool = False,
                           moe_shared_held: bool = False,
@@ -281,7 +285,7 @@ def estimate_profile_peak(model: ModelSpec, parallel: ParallelSpec, *, tokens: i
     multimodal encoder step that runs first (``engines.vllm.encoder``): its pass is a phase of its own and what it
     keeps is added to each text phase.  ``vocab_hidden``: add the cold torch.compile scratch phase (module docstring,
     "cold compile scratch"; ``V2_VOCAB_HIDDEN_EVIDENCE``).  ``drafter_vocab_hidden``: add the speculative drafter's own
-    cold-compile phase (``drafter_compile_phase``).  ``allreduce_out_of_place``: the V0 engine (≥ 0.6.5)
+    cold-compile phase (``drafter_compile_phase``; ``drafter_aux_held``: its further T × H tensors).  ``allreduce_out_of_place``: the V0 engine (≥ 0.6.5)
     reduces RowParallelLinear's output out of place; with tp > 1 the dense MLP and attention phases hold one more
     T × H tensor (module docstring, "V0 out-of-place all-reduce").  ``moe_workspace_experts``: ``"bf16"`` / ``"fp8"``
     where the release runs unquantised / FP8 experts through the unchunked modular kernel (``profile_moe.moe_phase``);
@@ -318,20 +322,20 @@ def estimate_profile_peak(model: ModelSpec, parallel: ParallelSpec, *, tokens: i
                 f" + the MoE workspace kept from the first MoE layer on, {gib_text(kept_ws)} "
                 f"(v1/worker/workspace.py: it only grows)")
     _add_compile_and_encoder(phases, model, parallel.tp, tokens, act_bytes, vocab_hidden, drafter_vocab_hidden,
-                             encoder)
+                             encoder, drafter_aux_held)
     return _peak_of(phases)
 
 
 def _add_compile_and_encoder(phases: dict[str, tuple[Bytes, str]], model: ModelSpec, tp: int, tokens: int,
                              act_bytes: int, vocab_hidden: bool, drafter_vocab_hidden: bool,
-                             encoder: "EncoderProfile | None") -> None:
+                             encoder: "EncoderProfile | None", drafter_aux_held: int = 0) -> None:
     """The phases outside the text forward (``estimate_profile_peak``'s ``vocab_hidden``, ``drafter_vocab_hidden``
     and ``encoder``): the cold-compile scratch, the drafter's own compile, and the encoder pass whose outputs every
     text phase keeps."""
     if vocab_hidden:
         phases["cold compile scratch ≈ vocab × hidden"] = vocab_hidden_scratch(model, tp, act_bytes)
     if drafter_vocab_hidden:
-        phases[DRAFTER_PHASE] = drafter_compile_phase(model, tp, tokens, act_bytes)
+        phases[DRAFTER_PHASE] = drafter_compile_phase(model, tp, tokens, act_bytes, drafter_aux_held)
     if encoder is not None:
         _add_to(phases, tuple(phases), encoder.kept, f" + encoder outputs kept {gib_text(encoder.kept)}")
         phases["vision encoder (dummy items)"] = (encoder.peak, encoder.formula)

@@ -164,6 +164,28 @@ def drafter_cold_compile(model: ModelSpec, options: VllmOptions, r: Resolved, ru
             and _cold_compile(model, options, r, rules))
 
 
+EAGLE3_AUX_HELD = (0, 22, 0), (0, 30, 0)
+"""releases (from, before) whose Model Runner V2 keeps the EAGLE-3 auxiliary states through the dummy propose (read:
+0.22.0, 0.24.0, 0.26.0, 0.29.0; 0.33.0's speculators are restructured and were not read far enough)"""
+EAGLE3_AUX_LAYERS = 3
+"""auxiliary hidden states an EAGLE-3 target returns by default (``get_eagle3_aux_hidden_state_layers``: layers 2,
+L // 2 and L − 3)"""
+
+
+def eagle3_aux_held(r: Resolved, rules: VllmRules, v2_runner: bool) -> int:
+    """T × H tensors besides the target's last hidden states that Model Runner V2 holds while the EAGLE-3 drafter's
+    first (compiling) call runs (helper vr31): ``v1/worker/gpu/model_runner.py _dummy_run`` keeps the target's
+    ``aux_hidden_states`` (3 × T × H) in a local it passes to ``speculator.propose``, which binds
+    ``hidden_states = self.model.combine_hidden_states(torch.cat(aux_hidden_states, dim=-1))`` (T × H; the cat is
+    freed when the call returns) and keeps it through ``_prefill`` → ``_run_model``
+    (``spec_decode/autoregressive/speculator.py``, 0.24.0 – 0.29.0; ``spec_decode/eagle/speculator.py`` in 0.22.0).
+    The V1 runner drops them (``gpu_model_runner.py _dummy_run``: ``hidden_states, _ = outputs``, 0.24.0): 0."""
+    start, stop = EAGLE3_AUX_HELD
+    if not v2_runner or r.spec is None or r.spec.method != "eagle3" or not start <= rules.release < stop:
+        return 0
+    return EAGLE3_AUX_LAYERS + 1
+
+
 def embeds_input(model: ModelSpec, options: VllmOptions, rules: VllmRules) -> str:
     """Why the run's compiled language model takes ``inputs_embeds`` instead of the token ids, so that no cold-compile
     scratch of vocabulary × hidden enters the profile peak ("" where it takes the token ids; helper v11b).
@@ -361,6 +383,7 @@ def activation_lines(model: ModelSpec, parallel: ParallelSpec, options: VllmOpti
                                 sm_count=r.sm_count, encoder=encoder,
                                 vocab_hidden=_cold_compile(model, options, r, rules),
                                 drafter_vocab_hidden=drafter_cold_compile(model, options, r, rules),
+                                drafter_aux_held=eagle3_aux_held(r, rules, _v2_runner(model, options, r, rules)),
                                 allreduce_out_of_place=rules.engine == "V0" and rules.v0_allreduce_out_of_place,
                                 moe_workspace_experts=_moe_workspace_experts(model, options, rules),
                                 moe_cache3_separate=rules.moe_cache3_separate,
