@@ -8,7 +8,7 @@ is not the name of the flag set it returns)."""
 from __future__ import annotations
 
 from tpkit.cli.fromlog import FILLED
-from tpkit.units import gib_text
+from tpkit.units import Bytes, gib_text
 
 __all__ = ["BUDGET_ONLY_FLAGS", "budget_only_change", "profile_neutral_flags", "non_kv_from_log",
            "stage_pin_from_log"]
@@ -19,7 +19,8 @@ BUDGET_ONLY_FLAGS = frozenset({"gpu_memory_utilization", "max_model_len", "kv_ca
 ``determine_available_memory``, V1): a plan that changes only these keeps the log's non-KV memory.
 ``max_model_len`` only where the profile batch it resolves is the log's: V0 without chunked prefill sizes it
 ``max(max_model_len, 2048)`` and V1 from 0.11.1 caps a default one at ``max_num_seqs × max_model_len`` (read in the
-0.11.1 wheel's ``engine/arg_utils.py``, absent from 0.11.0's), so there ``cli.fromlog_replan.reprofiles`` re-plans it first"""
+0.11.1 wheel's ``engine/arg_utils.py``, absent from 0.11.0's), so there ``cli.fromlog_replan.reprofiles`` re-plans
+it first"""
 
 _CONTEXT_FLAGS = frozenset({"command", "func", "model", "from_log", "json", "engine", "engine_version", "gpu",
                             "gpu_memory", "num_gpus", "link", "no_p2p", "p2p", "nnodes", "list_gpus", "list_models"})
@@ -73,23 +74,15 @@ def non_kv_from_log(args, log, result, weights: dict,
     printed).  ``same_profile``: the flags beyond ``BUDGET_ONLY_FLAGS`` that leave the profile as it was
     (``profile_neutral_flags``), passed in, not read from ``args`` (helper rt23)."""
     from tpkit.memory.band import measured_term
-    from tpkit.units import Bytes
 
     a = log.anchored
     failure = log.parsed.primary_failure
-    # 0.8.5's no-blocks error (check_enough_kv_cache_memory), nothing else printed: available 0 at the log's util (rt22)
-    no_blocks = (a is not None and getattr(a, "available", None) is None and getattr(a, "weights", None) is None
-                 and failure is not None and failure.kind in ("no_kv_memory", "kv_budget_non_positive"))
+    no_blocks = _no_blocks(a, failure)
     if args.engine != "vllm" or log.context.engine != "vllm" or a is None or "weights" not in weights and not no_blocks:
         return None
     if measured_term("activation_peak") is not None or getattr(a, "activation", None) is not None:
         return None  # the log prints its peak activation: that term is measured, not moved
-    from tpkit.explain.interval import Iv
-    from tpkit.explain.vtokens import estimate_pins_available
-
-    # vLLM's printed estimate of the longest request narrows the two-decimal print, as explain's fixes take it
-    pinned = estimate_pins_available(a, log.parsed.primary_failure)
-    available = pinned or getattr(a, "available", None) or (Iv(Bytes(0), Bytes(0)) if no_blocks else None)
+    available, pinned = _log_available(a, failure, no_blocks)
     extra = result.extra or {}
     if available is None or "available_kv_bytes" not in extra or extra.get("override"):
         return None
@@ -117,6 +110,24 @@ def non_kv_from_log(args, log, result, weights: dict,
     return Bytes(peak), note
 
 
+def _no_blocks(a, failure) -> bool:
+    """vLLM 0.8.5's no-blocks error (``check_enough_kv_cache_memory``) and nothing else printed: available 0 at the
+    log's utilization (helper rt22)."""
+    return (a is not None and getattr(a, "available", None) is None and getattr(a, "weights", None) is None
+            and failure is not None and failure.kind in ("no_kv_memory", "kv_budget_non_positive"))
+
+
+def _log_available(a, failure, no_blocks: bool) -> tuple[object, object]:
+    """(the available KV memory the log gives, None where none; the part of it vLLM's printed estimate of the longest
+    request pins, None where none): the estimate narrows the two-decimal print, as explain's fixes take it; the
+    no-blocks error gives 0."""
+    from tpkit.explain.interval import Iv
+    from tpkit.explain.vtokens import estimate_pins_available
+
+    pinned = estimate_pins_available(a, failure)
+    return pinned or getattr(a, "available", None) or (Iv(Bytes(0), Bytes(0)) if no_blocks else None), pinned
+
+
 def _available_said(a, failure, available, pinned, no_blocks: bool) -> str:
     """Where ``non_kv_from_log``'s available KV memory comes from, in words."""
     row = next((r for r in a.rows if r.item == "available KV cache memory" and r.line_no), None)
@@ -135,11 +146,12 @@ def _available_said(a, failure, available, pinned, no_blocks: bool) -> str:
 
 def stage_pin_from_log(args, log, weights: dict) -> tuple | None:
     """(the available KV memory the log printed, the log's utilization, its estimate) for a vLLM plan of each
-    pipeline stage on its own GPU read from the log (``args.log_stage_gpus``; not GPUs given with --gpu), where the flags change only what the profile run
-    does not see (``BUDGET_ONLY_FLAGS``) and the layout is the log's: ``engines.vllm.stages`` pins the stage with the
-    least available memory to it (vLLM ≤ 0.16's one-request error prints the minimum over the workers; helper
-    cr17, 2026-12-05: vl_048).  The same pin as ``tpkit explain``'s fixes of such a log (``explain.vstages``).
-    None otherwise, and where the log measured its weights or peak (``non_kv_from_log``'s terms)."""
+    pipeline stage on its own GPU read from the log (``args.log_stage_gpus``; not GPUs given with --gpu), where the
+    flags change only what the profile run does not see (``BUDGET_ONLY_FLAGS``) and the layout is the log's:
+    ``engines.vllm.stages`` pins the stage with the least available memory to it (vLLM ≤ 0.16's one-request error
+    prints the minimum over the workers; helper cr17, 2026-12-05: vl_048).  The same pin as ``tpkit explain``'s
+    fixes of such a log (``explain.vstages``).  None otherwise, and where the log measured its weights or peak
+    (``non_kv_from_log``'s terms)."""
     if (not getattr(args, "stage_gpus", None) or not getattr(args, "log_stage_gpus", None) or args.engine != "vllm"
             or log.context.engine != "vllm"):
         return None  # GPUs the user names are not the ones the printed memory was measured on
