@@ -27,7 +27,7 @@ def test_a_profile_flag_beside_enforce_eager_still_replans():
     # the rule covers --enforce-eager alone (beside budget-only flags); another profile flag re-plans as before
     from types import SimpleNamespace
 
-    from tpkit.cli.fromlog_nonkv import profile_neutral_flags
+    from tpkit.cli.fromlog_plan import profile_neutral_flags
 
     args = SimpleNamespace(user_given=frozenset({"enforce_eager", "max_num_seqs"}))
     log = SimpleNamespace(context={})

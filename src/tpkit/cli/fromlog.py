@@ -1,8 +1,7 @@
 """``tpkit plan --from-log LOG``: read the log, fill what the flags leave open (MODEL, engine, release, GPU, layout,
 the settings of ``explain.fromlog.LOG_FLAGS``, ``--quantization``) and say where each came from; the measured
 start-up terms the plan charges (``measured_from_log``) and the notes on flags read from the log
-(``read_from_log_notes``) (split from ``cli.plan``; the planning itself stays there).  The vLLM log's non-KV memory
-kept where the flags change nothing the profile run sees is ``cli.fromlog_nonkv``'s."""
+(``read_from_log_notes``) (split from ``cli.plan``).  The plan with those terms is ``cli.fromlog_plan``'s."""
 
 from __future__ import annotations
 
@@ -10,8 +9,7 @@ from tpkit.cli.pasted import ENV_FLAGS
 from tpkit.errors import PlanInputError
 from tpkit.units import gib_text
 
-__all__ = ["from_log", "where", "FILLED", "measured_from_log", "read_from_log_notes", "plan_from_log",
-           "v0_engine_release"]
+__all__ = ["from_log", "where", "FILLED", "measured_from_log", "read_from_log_notes", "v0_engine_release"]
 
 
 def where(log, name: str) -> str:
@@ -288,51 +286,3 @@ def unlike_gpus_note(args, log) -> tuple[str, ...]:
             f"{getattr(args, 'gpu', None) or 'GPU'} (each pipeline stage and tensor rank on that card's memory): "
             "a stage that ran on a larger card has more room than this plan gives it, so the verdict and KV "
             "tokens hold for that card only",)
-
-
-def plan_from_log(args, log, engine, model, gpu, parallel, options, machine, extra_uses) -> tuple[object, tuple]:
-    """(the plan with the log's measured terms, the notes on them): ``measured_from_log``'s terms and weights; for
-    vLLM, where ``non_kv_from_log`` applies, planned again with the log's non-KV memory."""
-    from dataclasses import replace
-
-    from tpkit.cli.fromlog_nonkv import non_kv_from_log, profile_neutral_flags, stage_pin_from_log
-    from tpkit.memory.band import measured_terms, with_band
-
-    terms, weights, weights_where, notes = measured_from_log(args, log, gpu, parallel, model)
-    args.stage_pin = stage_pin_from_log(args, log, weights)
-    from tpkit.cli.fromlog_replan import PROFILE_FLAGS, layout_changed, profile_oom_of, relayout_plan, reprofiles
-
-    if not layout_changed(args, log, parallel, model):
-        from tpkit.cli.fromlog_extensible import extensible_from_log
-
-        done = extensible_from_log(args, log, engine, model, gpu, parallel, options, machine, extra_uses, terms,
-                                   weights, weights_where, PROFILE_FLAGS)
-        if done is not None:
-            return done[0], tuple(notes) + (done[1],)
-    if layout_changed(args, log, parallel, model):
-        from tpkit.cli.fromlog_extensible import extensible_relayout
-
-        done = extensible_relayout(args, log, engine, model, gpu, parallel, options, machine, extra_uses,
-                                   PROFILE_FLAGS)  # a vLLM ≥ 0.34 extensible log on its GPU (helper g34)
-        if done is not None:
-            return done[0], tuple(getattr(args, "log_notes", ())) + (done[1],)
-    if (layout_changed(args, log, parallel, model) or profile_oom_of(log) is not None  # rt23: its profile's demand
-            or reprofiles(args, log, engine, model, gpu, parallel, options, machine)):
-        return relayout_plan(args, log, engine, model, gpu, parallel, options, machine, extra_uses)
-
-    def planned(calibrated: dict, opts=options):
-        with measured_terms(terms, source=f"measured in {args.from_log}"), \
-                measured_terms(weights, source=f"{weights_where} of {args.from_log}"), \
-                measured_terms(calibrated, source=f"the non-KV memory {args.from_log} measured, less the other "
-                                                  "lines"):
-            return with_band(engine.plan, model, gpu, parallel, opts, machine=machine, extra_uses=extra_uses)
-
-    result = planned({})
-    same = profile_neutral_flags(args, log, result, lambda **o: planned({}, replace(options, **o)))
-    non_kv = non_kv_from_log(args, log, result, weights, same_profile=same)
-    if non_kv is not None:  # the log's non-KV memory, where the flags change nothing the profile run sees
-        result = planned({"activation_peak": non_kv[0]})
-        notes += (non_kv[1],)
-    return result, tuple(notes)
-
-

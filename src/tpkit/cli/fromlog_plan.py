@@ -1,16 +1,18 @@
-"""``tpkit plan --from-log`` on a vLLM log: the non-KV memory the log measured, kept where the flags change nothing
-vLLM's profile run sees (``non_kv_from_log``, with ``profile_neutral_flags`` for ``--enforce-eager``), and the same
-arithmetic pinning the tightest pipeline stage on its own GPU (``stage_pin_from_log``).  ``cli.fromlog.plan_from_log``
-applies both (split from ``cli.fromlog`` at 471 lines, helper tidy31, session 31: the code moved unchanged; the two
-helpers the tests call, ``_budget_only_change`` and ``_same_profile``, are public now, the latter renamed so that it
-is not the name of the flag set it returns)."""
+"""``tpkit plan --from-log``: the plan with the terms the log measured (``plan_from_log``: ``cli.fromlog``'s
+``measured_from_log``, the extensible-pool and re-layout paths of ``cli.fromlog_extensible`` / ``cli.fromlog_replan``),
+and on a vLLM log the non-KV memory it measured, kept where the flags change nothing vLLM's profile run sees
+(``non_kv_from_log``, with ``profile_neutral_flags`` for ``--enforce-eager``), with the same arithmetic pinning the
+tightest pipeline stage on its own GPU (``stage_pin_from_log``).  Split from ``cli.fromlog`` at 471 lines (helper
+tidy31, session 31): the code moved unchanged but for ``non_kv_from_log``'s two named steps; the two helpers the tests
+call, ``_budget_only_change`` and ``_same_profile``, are public now, the latter renamed so that it is not the name of
+the flag set it returns."""
 
 from __future__ import annotations
 
-from tpkit.cli.fromlog import FILLED
+from tpkit.cli.fromlog import FILLED, measured_from_log
 from tpkit.units import Bytes, gib_text
 
-__all__ = ["BUDGET_ONLY_FLAGS", "budget_only_change", "profile_neutral_flags", "non_kv_from_log",
+__all__ = ["plan_from_log", "BUDGET_ONLY_FLAGS", "budget_only_change", "profile_neutral_flags", "non_kv_from_log",
            "stage_pin_from_log"]
 
 
@@ -160,3 +162,48 @@ def stage_pin_from_log(args, log, weights: dict) -> tuple | None:
     if not budget_only_change(args, log.context) or "weights" in weights:
         return None
     return log_pin(log.parsed, log.anchored)
+
+
+def plan_from_log(args, log, engine, model, gpu, parallel, options, machine, extra_uses) -> tuple[object, tuple]:
+    """(the plan with the log's measured terms, the notes on them): ``measured_from_log``'s terms and weights; for
+    vLLM, where ``non_kv_from_log`` applies, planned again with the log's non-KV memory."""
+    from dataclasses import replace
+
+    from tpkit.memory.band import measured_terms, with_band
+
+    terms, weights, weights_where, notes = measured_from_log(args, log, gpu, parallel, model)
+    args.stage_pin = stage_pin_from_log(args, log, weights)
+    from tpkit.cli.fromlog_replan import PROFILE_FLAGS, layout_changed, profile_oom_of, relayout_plan, reprofiles
+
+    if not layout_changed(args, log, parallel, model):
+        from tpkit.cli.fromlog_extensible import extensible_from_log
+
+        done = extensible_from_log(args, log, engine, model, gpu, parallel, options, machine, extra_uses, terms,
+                                   weights, weights_where, PROFILE_FLAGS)
+        if done is not None:
+            return done[0], tuple(notes) + (done[1],)
+    if layout_changed(args, log, parallel, model):
+        from tpkit.cli.fromlog_extensible import extensible_relayout
+
+        done = extensible_relayout(args, log, engine, model, gpu, parallel, options, machine, extra_uses,
+                                   PROFILE_FLAGS)  # a vLLM ≥ 0.34 extensible log on its GPU (helper g34)
+        if done is not None:
+            return done[0], tuple(getattr(args, "log_notes", ())) + (done[1],)
+    if (layout_changed(args, log, parallel, model) or profile_oom_of(log) is not None  # rt23: its profile's demand
+            or reprofiles(args, log, engine, model, gpu, parallel, options, machine)):
+        return relayout_plan(args, log, engine, model, gpu, parallel, options, machine, extra_uses)
+
+    def planned(calibrated: dict, opts=options):
+        with measured_terms(terms, source=f"measured in {args.from_log}"), \
+                measured_terms(weights, source=f"{weights_where} of {args.from_log}"), \
+                measured_terms(calibrated, source=f"the non-KV memory {args.from_log} measured, less the other "
+                                                  "lines"):
+            return with_band(engine.plan, model, gpu, parallel, opts, machine=machine, extra_uses=extra_uses)
+
+    result = planned({})
+    same = profile_neutral_flags(args, log, result, lambda **o: planned({}, replace(options, **o)))
+    non_kv = non_kv_from_log(args, log, result, weights, same_profile=same)
+    if non_kv is not None:  # the log's non-KV memory, where the flags change nothing the profile run sees
+        result = planned({"activation_peak": non_kv[0]})
+        notes += (non_kv[1],)
+    return result, tuple(notes)
