@@ -35,7 +35,7 @@ def test_vllm_tp_fix_is_replanned_with_derived_weights(capsys):
     # the log's layout: the measured weights, unchanged; 0.61 since helper v11b (0.13.0 V1 runs charge the cold-compile
     # scratch: vLLM ≥ 0.11.1 benchmarks Inductor combo kernels; the log compiles cold, 'Compiling a graph … 7.23 s');
     # 0.6 since helper rev13 (2026-12-05): the flag changes only the utilisation, so the plan charges the non-KV
-    # memory the log measured (requested − 'Available KV cache memory', log line 39: 19.50 GiB; cli.fromlog
+    # memory the log measured (requested − 'Available KV cache memory', log line 39: 19.50 GiB; cli.fromlog_plan
     # .non_kv_from_log), where the planned activation peak had 0.15 GiB more
     # and since helper tot13 (2026-12-05) the A100 40GB total is current drivers' 39.49 GiB (was 39.39)
     assert "--gpu-memory-utilization 0.6;" in message

@@ -41,6 +41,7 @@ PLANNER_MODULES = [
     "tpkit.explain",
     "tpkit.cli.explain",
     "tpkit.cli.fromlog",
+    "tpkit.cli.fromlog_plan",
 ]
 
 # layer rank: a module may import tpkit modules of the same or a lower rank only

@@ -15,6 +15,7 @@ CASE_ID = re.compile(r"\b(?:vp|vl|sg|gs)_\d{3}\b")
 
 CITE_CASE_IDS = frozenset({
     "cli/fromlog.py",
+    "cli/fromlog_plan.py",  # the plan and non-KV provenance moved from cli/fromlog.py (tidy31, session 31)
     "engines/sglang/dsv4.py",
     "engines/sglang/load.py",
     "engines/sglang/streams.py",

@@ -97,11 +97,11 @@ def test_charged_peak_scales_the_missed_demand_by_the_batch():
 
 def test_same_profile_is_an_argument_not_an_attribute():
     # rt22's args.same_profile side channel: the flags that leave the profile as it was are passed explicitly
-    from tpkit.cli.fromlog import _budget_only_change
+    from tpkit.cli.fromlog_plan import budget_only_change
 
     args = SimpleNamespace(user_given=frozenset({"enforce_eager", "tp"}), tp=1)
     ctx = {"tp": 1}
-    assert not _budget_only_change(args, ctx)
-    assert _budget_only_change(args, ctx, frozenset({"enforce_eager"}))
+    assert not budget_only_change(args, ctx)
+    assert budget_only_change(args, ctx, frozenset({"enforce_eager"}))
     args.same_profile = frozenset({"enforce_eager"})  # an attribute is no longer read
-    assert not _budget_only_change(args, ctx)
+    assert not budget_only_change(args, ctx)

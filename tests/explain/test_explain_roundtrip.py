@@ -73,9 +73,10 @@ OPEN = {
     # --enforce-eager keeps the printed pool in explain, the plan drops the graph estimate 0.9.1 charges (547,776 vs
     # 541,024); helper rt22 (2026-12-06): vl_996 went — 0.9.1 sizes the pool before any graph (gpu_worker
     # determine_available_memory), the planner's non-KV memory is the same eager or not, so plan --from-log keeps the
-    # log's measured non-KV memory (cli.fromlog._same_profile, test_explain_roundtrip_rt22.py); vl_986 went — V1
-    # 0.8.5 raises the no-blocks error where available ≤ 0 (kv_cache_utils.check_enough_kv_cache_memory), so the plan
-    # takes available = 0 at the log's 0.4 as explain does (the log's bound wins over the catalog's peak): 46,160.
+    # log's measured non-KV memory (cli.fromlog_plan.profile_neutral_flags, test_explain_roundtrip_rt22.py); vl_986
+    # went — V1 0.8.5 raises the no-blocks error where available ≤ 0 (kv_cache_utils.check_enough_kv_cache_memory),
+    # so the plan takes available = 0 at the log's 0.4 as explain does (the log's bound wins over the catalog's peak):
+    # 46,160.
     # vl_989 / vl_992 stay: V0 0.6.x OOMs inside the profile run (worker.determine_num_available_blocks), the log
     # prints the OOM's sizes, not a budget; explain sizes the fix from them, the plan from the catalog's peak.  0.6.2
     # wheel: enc_dec_model_runner.profile_run's dummy batch reads max_num_seqs / max_num_batched_tokens only and the

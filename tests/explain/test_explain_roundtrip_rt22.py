@@ -27,13 +27,13 @@ def test_a_profile_flag_beside_enforce_eager_still_replans():
     # the rule covers --enforce-eager alone (beside budget-only flags); another profile flag re-plans as before
     from types import SimpleNamespace
 
-    from tpkit.cli.fromlog import _same_profile
+    from tpkit.cli.fromlog_plan import profile_neutral_flags
 
     args = SimpleNamespace(user_given=frozenset({"enforce_eager", "max_num_seqs"}))
     log = SimpleNamespace(context={})
-    assert _same_profile(args, log, None, lambda **o: None) == frozenset()
+    assert profile_neutral_flags(args, log, None, lambda **o: None) == frozenset()
     args = SimpleNamespace(user_given=frozenset({"gpu_memory_utilization"}))
-    assert _same_profile(args, log, None, lambda **o: None) == frozenset()
+    assert profile_neutral_flags(args, log, None, lambda **o: None) == frozenset()
 
 
 def test_no_blocks_error_anchors_the_plan_at_zero_available(capsys):

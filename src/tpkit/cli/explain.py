@@ -377,10 +377,9 @@ def run_explain(args) -> int:
         check_engine_flags(args, get_engine(logged), engine_from="read from the log")
         _check_deferred(args, get_engine(logged))
     if args.json:
-        from tpkit.cli.streams import unicode_stream  # an ASCII locale gets \u escapes, not "?"
+        from tpkit.cli.streams import write_json  # an ASCII locale gets \u escapes, not "?"
 
-        json.dump(explanation.to_dict(), sys.stdout, indent=2, ensure_ascii=not unicode_stream())
-        sys.stdout.write("\n")
+        write_json(explanation.to_dict())
     else:
         from tpkit.explain.render import format_explanation
 

@@ -357,10 +357,9 @@ def run_perf(args) -> int:
     if notes:
         result = dataclasses.replace(result, assumptions=(*notes, *result.assumptions))
     if args.json:
-        from tpkit.cli.streams import unicode_stream  # an ASCII locale gets \u escapes, not "?"
+        from tpkit.cli.streams import write_json  # an ASCII locale gets \u escapes, not "?"
 
-        json.dump(result.to_dict(), sys.stdout, indent=2, ensure_ascii=not unicode_stream())
-        sys.stdout.write("\n")
+        write_json(result.to_dict())
     else:
         sys.stdout.write(format_perf(result.to_dict(rounded=False)))
     return 0

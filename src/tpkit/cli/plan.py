@@ -410,7 +410,7 @@ def plan(args):
     extra, notes = tpkit_allreduce_uses(args, gpu, parallel, machine)
     extra_for = _extra_uses_by_tp(args, gpu, parallel, machine, extra)
     if log is not None:
-        from tpkit.cli.fromlog import plan_from_log
+        from tpkit.cli.fromlog_plan import plan_from_log
 
         result, logged = plan_from_log(args, log, engine, model, gpu, parallel, options, machine, extra_for)
         notes = tuple(notes) + logged

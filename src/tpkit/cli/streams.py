@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import sys
 
-__all__ = ["ASCII_SPELLING", "unicode_stream", "usable_streams", "disk_full", "cannot_write"]
+__all__ = ["ASCII_SPELLING", "unicode_stream", "write_json", "usable_streams", "disk_full", "cannot_write"]
 
 
 ASCII_SPELLING = {
@@ -49,6 +49,17 @@ def unicode_stream(stream=None) -> bool:
     except (UnicodeEncodeError, LookupError):
         return False
     return True
+
+
+def write_json(doc) -> None:
+    """``tpkit explain --json`` and ``tpkit perf --json``: ``doc`` on standard output, indented by 2, then a newline;
+    non-ASCII text as it is where the stream encodes tpkit's symbols (``unicode_stream``), else escaped
+    (``\\u00b1``), so the JSON keeps the exact text (helper nc18; one home since helper tidy31).  ``plan --json``
+    and the catalogs' ``--json`` escape every non-ASCII character whatever the stream (json's default)."""
+    import json
+
+    json.dump(doc, sys.stdout, indent=2, ensure_ascii=not unicode_stream())
+    sys.stdout.write("\n")
 
 
 def usable_streams() -> None:

@@ -6,10 +6,11 @@
 vLLM 0.14 – 0.16's one-request error prints the smallest worker's available KV memory (``get_kv_cache_configs``
 ``min(available_memory)``), and what the engine prints as its capacity is the fewest blocks over the workers, each
 from its own stage's layers; a fix's KV tokens taken as that memory over all layers (the request check's bytes per
-token) is neither.  Here a fix that changes only what the profile run does not see (``cli.fromlog.BUDGET_ONLY_FLAGS``:
-the utilization, the context length, the KV dtype) is planned per stage, the stage with the least planned available
-memory pinned to the printed one (``engines.vllm.stages._pinned``), the same plan as ``tpkit plan --from-log LOG
-<the fix's flags>`` (vl_048: an RTX 5070 Ti and an RTX 5090 D, 16 / 32 layers)."""
+token) is neither.  Here a fix that changes only what the profile run does not see
+(``cli.fromlog_plan.BUDGET_ONLY_FLAGS``: the utilization, the context length, the KV dtype) is planned per stage,
+the stage with the least planned available memory pinned to the printed one (``engines.vllm.stages._pinned``), the
+same plan as ``tpkit plan --from-log LOG <the fix's flags>`` (vl_048: an RTX 5070 Ti and an RTX 5090 D, 16 / 32
+layers)."""
 
 from __future__ import annotations
 

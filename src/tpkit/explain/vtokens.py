@@ -266,8 +266,8 @@ def estimate_pins_available(a, failure) -> Iv | None:
     spec's ``max_memory_usage_bytes``), so vLLM's exact available memory lies in [n, n + 1) blocks' bytes, n =
     cdiv(L, block), inside the two-decimal print.  None where no estimate is printed, the anchors lack the bytes per
     token, or the interval misses the print (another spec: sliding window, hybrid, a pp stage's layers).  ``tpkit
-    explain``'s fixes of that check and ``tpkit plan --from-log`` (``cli.fromlog.non_kv_from_log``) both size from
-    it, so a fix of ``--max-model-len L`` re-plans to L tokens on both sides (vl_455: 0.41 GiB printed, L 7,760:
+    explain``'s fixes of that check and ``tpkit plan --from-log`` (``cli.fromlog_plan.non_kv_from_log``) both size
+    from it, so a fix of ``--max-model-len L`` re-plans to L tokens on both sides (vl_455: 0.41 GiB printed, L 7,760:
     7,664 tokens at the print's middle, 7,760 pinned)."""
     import math
 

@@ -10,10 +10,17 @@ import shlex
 
 from tpkit.logs.dumps import literal_dict, read_value
 from tpkit.logs.lazyre import lazy
-from tpkit.logs.settings import _FLAG_ALIASES, KEYS, Setting, _clip
+from tpkit.logs.settings import KEYS, Setting, setting_text
 
 __all__ = ["is_command", "command_settings"]
 
+_FLAG_ALIASES: dict[str, str] = {
+    "tp": "tp_size", "tensor_parallel_size": "tensor_parallel_size", "pp": "pp_size", "dp": "dp_size",
+    "ep": "ep_size", "model": "model", "m": "model", "q": "quantization", "dcp": "decode_context_parallel_size",
+    "speculative_algo": "speculative_algorithm", "speculative_draft_model": "speculative_draft_model_path",
+    "speculative_draft": "speculative_draft_model_path", "kv_cache_memory": "kv_cache_memory_bytes",
+}
+"""short and alternative spellings of a launch flag → the engine's own key (both engines)"""
 _VLLM_SHORT = {"tp": "tensor_parallel_size", "pp": "pipeline_parallel_size", "dp": "data_parallel_size"}
 _BOOL_FLAGS = {"disable_cuda_graph", "enforce_eager", "enable_dp_attention", "disable_custom_all_reduce",
                "enable_expert_parallel", "enable_ep_moe", "trust_remote_code", "enable_prefix_caching",
@@ -99,7 +106,7 @@ def command_settings(command: str, *, line_no: int) -> tuple[str | None, list[Se
         engine = "sglang" if "sglang" in " ".join(tokens[max(0, start - 2):start + 1]) else "vllm"
         rest = tokens[start + 1:]
     flags, model = _parse_flags(rest, engine or "vllm")
-    text = _clip(command)
+    text = setting_text(command)
     out = [Setting(name=KEYS[key], value=value, key=flag, source="command_line", line_no=line_no, text=text)
            for flag, key, value in flags if key in KEYS]
     if model and not any(s.name == "model" for s in out):

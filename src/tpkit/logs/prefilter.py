@@ -85,7 +85,12 @@ KEYWORDS = lazy(_KEYWORDS_PATTERN)
 """the prefilter as a text regex (tools and tests); the scan runs :data:`KEYWORDS_BYTES`"""
 
 
-KEYWORDS_BYTES = (re.compile(_KEYWORDS_PATTERN.encode()), re.compile(rb"pid=0{1,12}\)\n"))  # + a bare '(… pid=N)' line
+KEYWORDS_BYTES = (re.compile(_KEYWORDS_PATTERN.encode()), re.compile(rb"pid=0{1,12}\)(?=\n|\Z)"))
+"""the keyword trie, and a bare '(… pid=N)' line: ')' then a newline or the end of the joined templates.  The last
+template has no newline after it, and in :func:`candidates`' distinct-template branch which template is last
+depends on the set's order, i.e. on PYTHONHASHSEED: with the newline required, a log whose only worker-prefixed
+lines were bare was read as a vLLM log or as no engine's from one run to the next (``explain`` exit 0 or 2;
+fuzz_explain seed 32, case 4748, helper tidy31)"""
 _LOWER_BYTES = tuple(w.encode() for w in LOWER_TRIGGERS)
 _DIGITS_BYTES = bytes.maketrans(b"123456789", b"000000000")
 

@@ -13,7 +13,7 @@ from tpkit.logs.dumps import balanced, read_value, split_pairs
 from tpkit.logs.engine import EngineGuess
 from tpkit.logs.printed import PrintedSize
 from tpkit.logs.lazyre import lazy
-from tpkit.logs.settings import SOURCES, Setting, _clip, runner_settings
+from tpkit.logs.settings import SOURCES, Setting, runner_settings, setting_text
 from tpkit.records import dataclass
 
 __all__ = ["Run", "Conflict", "build_run", "RUN_SETTINGS", "entrypoint_settings", "raw_line_settings"]
@@ -348,13 +348,13 @@ def entrypoint_settings(line: str, *, line_no: int) -> list[Setting]:
     m = _USAGE_CONTEXT.search(line)
     if m:
         return [Setting(name="vllm_entrypoint", value="llm" if m.group(1) == "LLM_CLASS" else "serve",
-                        key=f"UsageContext.{m.group(1)}", source="log_line", line_no=line_no, text=_clip(line))]
+                        key=f"UsageContext.{m.group(1)}", source="log_line", line_no=line_no, text=setting_text(line))]
     m = _ENTRY_TAG.search(line)
     if m:
         llm = m.group(0).startswith("[llm")
         return [Setting(name="vllm_entrypoint", value="llm" if llm else "serve",
                         key="llm.py" if llm else "api_server.py", source="log_line", line_no=line_no,
-                        text=_clip(line))]
+                        text=setting_text(line))]
     return []
 
 
@@ -385,7 +385,7 @@ def env_settings(line: str, *, line_no: int) -> list[Setting]:
     """The ``sglang_int4_weight`` / ``vllm_allow_long_max_model_len`` settings a line assigns, as ``"on"`` /
     ``"off"`` (SGLang's ``get_bool_env_var`` and vLLM's ``envs.py`` read "1" / "true" as set; helper ux26)."""
     return [Setting(name=_ENV_SETTINGS[m.group(1)], value="on" if m.group(2).lower() in ("1", "true", "yes", "on")
-                    else "off", key=m.group(1), source="command_line", line_no=line_no, text=_clip(line))
+                    else "off", key=m.group(1), source="command_line", line_no=line_no, text=setting_text(line))
             for m in _ENV_ASSIGN.finditer(line)]
 
 
@@ -401,4 +401,4 @@ def partition_settings(command: str, *, line_no: int) -> list[Setting]:
     if m is None:
         return []
     return [Setting(name="pp_layer_partition", value=m.group(2), key=m.group(1), source="command_line",
-                    line_no=line_no, text=_clip(command))]
+                    line_no=line_no, text=setting_text(command))]

@@ -12,7 +12,7 @@ from tpkit.records import dataclass
 
 __all__ = ["Setting", "KEYS", "settings_from_record", "SOURCES",
            "compile_cache_state", "SETTING_FLAGS", "flag_settings", "QUANTIZATION_NAMES", "planned_quantization",
-           "same_quantization", "runner_settings"]
+           "same_quantization", "runner_settings", "setting_text", "SETTING_TEXT_CHARS"]
 
 SOURCES = ("server_args", "engine_config", "non_default_args", "log_line", "command_line")
 """where a setting can come from, most trusted first"""
@@ -148,15 +148,15 @@ def same_quantization(logged, given) -> bool:
     return a == b if a is not None and b is not None else _quant_name(logged) == _quant_name(given)
 
 
-_FLAG_ALIASES: dict[str, str] = {
-    "tp": "tp_size", "tensor_parallel_size": "tensor_parallel_size", "pp": "pp_size", "dp": "dp_size",
-    "ep": "ep_size", "model": "model", "m": "model", "q": "quantization", "dcp": "decode_context_parallel_size",
-    "speculative_algo": "speculative_algorithm", "speculative_draft_model": "speculative_draft_model_path",
-    "speculative_draft": "speculative_draft_model_path", "kv_cache_memory": "kv_cache_memory_bytes",
-}
-def _clip(text: str) -> str:
-    text = text.strip()
-    return text if len(text) <= 300 else text[:297] + "…"
+SETTING_TEXT_CHARS = 300
+"""the longest evidence a ``Setting`` quotes (characters; a longer line ends in "…")"""
+
+
+def setting_text(line: str) -> str:
+    """The evidence a ``Setting`` quotes: ``line`` stripped, clipped to ``SETTING_TEXT_CHARS`` (one home for the
+    readers of settings, launch commands and runner lines: ``logs.settings``, ``logs.command``, ``logs.run``)."""
+    line = line.strip()
+    return line if len(line) <= SETTING_TEXT_CHARS else line[:SETTING_TEXT_CHARS - 3] + "…"
 
 
 def _pairs_to_settings(pairs, *, source: str, line_no: int, text: str, prefix: str = "") -> list[Setting]:
@@ -176,7 +176,7 @@ def _compilation_settings(value, *, line_no: int, text: str, source: str = "engi
 
 
 def _dump_settings(message: str, *, line_no: int) -> list[Setting]:
-    text = _clip(message)
+    text = setting_text(message)
     at = message.find("ServerArgs(")
     if at >= 0:
         body = balanced(message, at + len("ServerArgs"))[1:]
@@ -199,9 +199,9 @@ def _non_default_settings(message: str, *, line_no: int) -> list[Setting]:
     if at < 0:
         return []
     values = literal_dict(message[at:])
-    out = _pairs_to_settings(values.items(), source="non_default_args", line_no=line_no, text=_clip(message))
+    out = _pairs_to_settings(values.items(), source="non_default_args", line_no=line_no, text=setting_text(message))
     if isinstance(values.get("compilation_config"), (dict, str)):  # --compilation-config '{"cudagraph_mode": …}'
-        out += _compilation_settings(values["compilation_config"], line_no=line_no, text=_clip(message),
+        out += _compilation_settings(values["compilation_config"], line_no=line_no, text=setting_text(message),
                                      source="non_default_args")
     return out
 
@@ -232,7 +232,7 @@ def _sampler_settings(message: str, *, line_no: int) -> list[Setting]:
     for needle, value in _SAMPLER_LINES:
         if needle in flat:
             return [Setting(name="topk_topp_sampler", value=value, key="topk_topp_sampler.py", source="log_line",
-                            line_no=line_no, text=_clip(message))]
+                            line_no=line_no, text=setting_text(message))]
     return []
 
 
@@ -289,7 +289,7 @@ def _compile_cache_settings(message: str, *, line_no: int) -> list[Setting]:
     if state is None:
         return []
     return [Setting(name="compile_cache", value=state, key="vllm/compilation", source="log_line", line_no=line_no,
-                    text=_clip(message))]
+                    text=setting_text(message))]
 
 
 _RUNNER_WORDS = (
@@ -320,12 +320,12 @@ def runner_settings(line: str, *, line_no: int) -> list[Setting]:
     for words, value, key in _RUNNER_WORDS:
         if words in line:
             return [Setting(name="vllm_use_v2_model_runner", value=value, key=key, source="log_line",
-                            line_no=line_no, text=_clip(line))]
+                            line_no=line_no, text=setting_text(line))]
     if "Model loading took" in line:
         m = RUNNER_FILE.search(line)
         if m and not (m.group(1) == "model_runner" and V0_LOAD.search(line)):
             return [Setting(name="vllm_use_v2_model_runner", value="0" if m.group(1) == "gpu_model_runner" else "1",
-                            key=m.group(0).strip("[]"), source="log_line", line_no=line_no, text=_clip(line))]
+                            key=m.group(0).strip("[]"), source="log_line", line_no=line_no, text=setting_text(line))]
     return []
 
 
@@ -365,28 +365,28 @@ def _log_line_settings(message: str, *, line_no: int) -> list[Setting]:
     out = _sampler_settings(message, line_no=line_no) + _compile_cache_settings(message, line_no=line_no)
     if _DSV4_FP8_LINE in message:
         out.append(Setting(name="kv_cache_dtype", value="fp8_ds_mla", key="deepseek_v4 attention", source="log_line",
-                           line_no=line_no, text=_clip(message)))
+                           line_no=line_no, text=setting_text(message)))
     if _BNB_LINE in message:
         out.append(Setting(name="quantization", value="bitsandbytes", key="bitsandbytes loader", source="log_line",
-                           line_no=line_no, text=_clip(message)))
+                           line_no=line_no, text=setting_text(message)))
     kernel = kernel_line(message) if "Kernel for " in message else None
     if kernel:
         out.append(Setting(name="quantization", value=_KERNEL_METHODS[kernel[1]], key=f"{kernel[0]} for {kernel[1]}",
-                           source="log_line", line_no=line_no, text=_clip(message)))
+                           source="log_line", line_no=line_no, text=setting_text(message)))
     if _SKIP_MM_LINE in message:
         out.append(Setting(name="skip_mm_profiling", value=True, key="gpu_model_runner.py", source="log_line",
-                           line_no=line_no, text=_clip(message)))
+                           line_no=line_no, text=setting_text(message)))
     for pattern in _UTIL_LINES:
         m = pattern.search(message)
         if m:
             out += _pairs_to_settings([("gpu_memory_utilization", float(m.group(1)))], source="log_line",
-                                      line_no=line_no, text=_clip(message))
+                                      line_no=line_no, text=setting_text(message))
             break
     for pattern, key in _LOG_LINES:
         m = pattern.search(message)
         if m and key:
             out += _pairs_to_settings([(key, int(m.group(1)))], source="log_line", line_no=line_no,
-                                      text=_clip(message))
+                                      text=setting_text(message))
     return out
 
 
