@@ -160,7 +160,7 @@ def more_gpus(a, ctx, cause: str, fixes: list, planned: bool, utilization: float
 
 _BUDGET_FLAGS = {"--max-model-len": ("max_model_len", int), "--kv-cache-dtype": ("kv_cache_dtype", str),
                  "--gpu-memory-utilization": ("gpu_memory_utilization", float)}
-"""a fix's flags that change only what the profile run does not see (``cli.fromlog.BUDGET_ONLY_FLAGS``)"""
+"""a fix's flags that change only what the profile run does not see (``cli.fromlog_plan.BUDGET_ONLY_FLAGS``)"""
 
 
 def per_stage_fixes(parsed, a, ctx, fixes: list) -> list:

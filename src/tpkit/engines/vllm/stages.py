@@ -73,7 +73,7 @@ def _pinned(plans, gpus, stages, model, options, pinned, *, machine, extra_uses,
     """The stage with the least available KV memory re-planned so that it has the ``pinned`` (bytes, utilization,
     the estimate the error printed or None) the log printed (helper cr17, 2026-12-05): vLLM ≤ 0.16's one-request error prints ``min(available_memory)``
     over the workers (``get_kv_cache_configs``), the one measured number of such a log.  As for one stage
-    (``cli.fromlog.non_kv_from_log``), the planner's activation peak, its one estimated term, is moved by the
+    (``cli.fromlog_plan.non_kv_from_log``), the planner's activation peak, its one estimated term, is moved by the
     difference, and a utilization other than the log's moves the target by Δu × that GPU's total.  (plans, the
     note), or (plans, None) where the peak would go negative."""
     from tpkit.engines.vllm.policy import plan_vllm
