@@ -2319,6 +2319,30 @@ SGLANG_PUBLIC = {
                {}, None),
     "gs_640": ("0.5.5", "image rocm/sgl-dev:v0.5.5-rocm700-mi35x-20251109 (the log's folder name)",
                {}, None),
+    # gs_661-gs_671: helper gs31d (2026-12-07, session 31): the 11 distinct pre-0.5.6 starts of michael-amd/sglang-ci that
+    # round gs31b selected under its rule (one per release, checkpoint, node, flags; re-runs within 0.01 % once) and left
+    "gs_661": ("0.5.5", "image rocm/sgl-dev:v0.5.5-rocm700-mi30x-20251110 (the log's folder name)",
+               {"enable_dp_attention": True}, None),
+    "gs_662": ("0.5.5.post1", "image rocm/sgl-dev:v0.5.5.post1-rocm700-mi35x-20251111 (the log's folder name)",
+               {"quantization": "fp8", "sglang_int4_weight": "on"}, None),
+    "gs_663": ("0.5.5.post1", "image rocm/sgl-dev:v0.5.5.post1-rocm700-mi35x-20251111 (the log's folder name)",
+               {"quantization": "fp8"}, None),
+    "gs_664": ("0.5.5.post2", "image rocm/sgl-dev:v0.5.5.post2-rocm700-mi30x-20251113 (the log's folder name)",
+               {}, None),
+    "gs_665": ("0.5.5.post2", "image rocm/sgl-dev:v0.5.5.post2-rocm700-mi30x-20251114 (the log's folder name)",
+               {"enable_dp_attention": True}, None),
+    "gs_666": ("0.5.5.post2", "image rocm/sgl-dev:v0.5.5.post2-rocm700-mi30x-20251114 (the log's folder name)",
+               {"quantization": "fp8"}, None),
+    "gs_667": ("0.5.5.post2", "image rocm/sgl-dev:v0.5.5.post2-rocm700-mi30x-20251114 (the log's folder name)",
+               {"disable_cuda_graph": True}, None),
+    "gs_668": ("0.5.5.post2", "image rocm/sgl-dev:v0.5.5.post2-rocm700-mi35x-20251114 (the log's folder name)",
+               {"quantization": "fp8"}, None),
+    "gs_669": ("0.5.5.post2", "image rocm/sgl-dev:v0.5.5.post2-rocm700-mi35x-20251114 (the log's folder name)",
+               {}, None),
+    "gs_670": ("0.5.5.post2", "image rocm/sgl-dev:v0.5.5.post2-rocm700-mi35x-20251114 (the log's folder name)",
+               {}, None),
+    "gs_671": ("0.5.5.post3", "image rocm/sgl-dev:v0.5.5.post3-rocm700-mi30x-20251130 (the log's folder name)",
+               {"cuda_graph_max_bs": 256}, None),
     # gs_465: helper gs29b (2026-12-06, session 29): a committed SGLang server log of a Nebius InferenceX reproduction
     # (heyram74/nebius_sopertors_inferencex_benchmark): DeepSeek-R1-0528 at tp 8 on H200, InferenceX's dsr1_fp8_h200.sh flags
     "gs_465": ("0.5.12", "image lmsysorg/sglang:v0.5.12-cu130 (scripts/run_deepseekr1.sh), run 2026-06-11; the printed "
