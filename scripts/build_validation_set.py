@@ -2324,6 +2324,30 @@ SGLANG_PUBLIC = {
                {}, None),
     "gs_640": ("0.5.5", "image rocm/sgl-dev:v0.5.5-rocm700-mi35x-20251109 (the log's folder name)",
                {}, None),
+    # gs_661-gs_671: helper gs31d (2026-12-07, session 31): the 11 distinct pre-0.5.6 starts of michael-amd/sglang-ci that
+    # round gs31b selected under its rule (one per release, checkpoint, node, flags; re-runs within 0.01 % once) and left
+    "gs_661": ("0.5.5", "image rocm/sgl-dev:v0.5.5-rocm700-mi30x-20251110 (the log's folder name)",
+               {"enable_dp_attention": True}, None),
+    "gs_662": ("0.5.5.post1", "image rocm/sgl-dev:v0.5.5.post1-rocm700-mi35x-20251111 (the log's folder name)",
+               {"quantization": "fp8", "sglang_int4_weight": "on"}, None),
+    "gs_663": ("0.5.5.post1", "image rocm/sgl-dev:v0.5.5.post1-rocm700-mi35x-20251111 (the log's folder name)",
+               {"quantization": "fp8"}, None),
+    "gs_664": ("0.5.5.post2", "image rocm/sgl-dev:v0.5.5.post2-rocm700-mi30x-20251113 (the log's folder name)",
+               {}, None),
+    "gs_665": ("0.5.5.post2", "image rocm/sgl-dev:v0.5.5.post2-rocm700-mi30x-20251114 (the log's folder name)",
+               {"enable_dp_attention": True}, None),
+    "gs_666": ("0.5.5.post2", "image rocm/sgl-dev:v0.5.5.post2-rocm700-mi30x-20251114 (the log's folder name)",
+               {"quantization": "fp8"}, None),
+    "gs_667": ("0.5.5.post2", "image rocm/sgl-dev:v0.5.5.post2-rocm700-mi30x-20251114 (the log's folder name)",
+               {"disable_cuda_graph": True}, None),
+    "gs_668": ("0.5.5.post2", "image rocm/sgl-dev:v0.5.5.post2-rocm700-mi35x-20251114 (the log's folder name)",
+               {"quantization": "fp8"}, None),
+    "gs_669": ("0.5.5.post2", "image rocm/sgl-dev:v0.5.5.post2-rocm700-mi35x-20251114 (the log's folder name)",
+               {}, None),
+    "gs_670": ("0.5.5.post2", "image rocm/sgl-dev:v0.5.5.post2-rocm700-mi35x-20251114 (the log's folder name)",
+               {}, None),
+    "gs_671": ("0.5.5.post3", "image rocm/sgl-dev:v0.5.5.post3-rocm700-mi30x-20251130 (the log's folder name)",
+               {"cuda_graph_max_bs": 256}, None),
     # gs_465: helper gs29b (2026-12-06, session 29): a committed SGLang server log of a Nebius InferenceX reproduction
     # (heyram74/nebius_sopertors_inferencex_benchmark): DeepSeek-R1-0528 at tp 8 on H200, InferenceX's dsr1_fp8_h200.sh flags
     "gs_465": ("0.5.12", "image lmsysorg/sglang:v0.5.12-cu130 (scripts/run_deepseekr1.sh), run 2026-06-11; the printed "
@@ -3622,10 +3646,23 @@ GS31B_OFF = {  # helper gs31b (2026-12-07, session 31): blind misses above 5 % (
         ("gs_626", "591,513", "561,512", "v0.5.4.post2-rocm630"),
         ("gs_627", "591,513", "561,512", "v0.5.4.post2-rocm630"))}
 
+GS31D_OFF = {  # helper gs31d (2026-12-07, session 31): blind misses above 5 % (round gs31d, docs/accuracy.md §6.4)
+    "gs_667": ("Blind +5.6 % (151,004 planned, 143,003 printed; inside the band). Read after the first score: the "
+               "v0.5.5.post2-rocm700-mi30x-20251114 nightly image prints 190.22 GiB free before the weights on rank 0, "
+               "as the 0.5.6.post2 image does for the same PD prefill command (gs_364: 190.22) and 0.10 GiB under the "
+               "v0.5.4.post2 image (gs_629: 190.32). The plan charges aiter's HIP all-reduce buffers (0.13 GiB at tp "
+               "4) from 0.5.6 only, as the wheels say (engines/sglang/allreduce.py ROCM_RELEASES: the 0.5.5.post2 "
+               "wheel has no dispatch_custom_allreduce), and so leaves 0.13 GiB more free; at the 0.5.6 rules the "
+               "same inputs plan 149,203 (+4.3 %, gs_364's +4.4 %). AMD's nightly images are built from main after "
+               "the tag, so this one may already carry the dispatch; not settled (no wheel or source of that build "
+               "read), no rule changed. The rest, about +4.4 %, is the PD prefill family's (gs_364 +4.4 %, gs_629 "
+               "+3.8 %, gs_408 +2.7 %): no reading yet."),
+}
+
 for _cid, _why in {**VRES_OFF, **O19C_OFF, **BL20_OFF, **BL20B_OFF, **CAT20_OFF, **O20_OFF, **WHY21_OFF,
                    **GS21_OFF, **BL21C_OFF, **BL22B_OFF,
                    **BL22C_OFF, **BL23_OFF, **GS24_OFF, **GS25C_OFF, **GS25B_OFF, **AMD26_OFF, **GS28C_OFF, **GS29B_OFF,
-                   **GS30B_OFF, **GS30E_OFF, **BL30B_OFF, **GS31B_OFF}.items():
+                   **GS30B_OFF, **GS30E_OFF, **BL30B_OFF, **GS31B_OFF, **GS31D_OFF}.items():
     PUBLIC_EDITS.setdefault(_cid, {})["why_off"] = _why
 PUBLIC_EDITS["vp_066"]["why_off"] += (
     f" {VRES}: the weights gap is torch's caching allocator (engines/vllm/weight_blocks.py): at tp 2 the "

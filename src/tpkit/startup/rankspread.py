@@ -117,9 +117,11 @@ host, and the nearest-rank p90 (the 12th of 13) is 0.42 GiB.  CUDA (no ROCm sign
 below rank 0.  ``sglang_rank_spread`` gives a ROCm log the ROCm figure; other logs keep the pooled ``SPREAD_STATS``
 (0.13 GiB, which holds both platforms)."""
 
-ROCM_FREE_BEFORE_INIT = {"MI300X": (191.48, 32, ("sg_555", "sg_581", "sg_583", "sg_585", "sg_589", "sg_590", "sg_591",
-                                                 "sg_604", "sg_735", "sg_736", "sg_739")),
-                         "MI355X": (287.55, 13, ("sg_551", "sg_580", "sg_582", "sg_584", "sg_600"))}
+ROCM_FREE_BEFORE_INIT = {"MI300X": (191.48, 55, ("sg_555", "sg_581", "sg_583", "sg_585", "sg_589", "sg_590", "sg_591",
+                                                 "sg_604", "sg_735", "sg_736", "sg_739", "sg_876", "sg_888", "sg_889",
+                                                 "sg_934", "sg_944")),
+                         "MI355X": (287.55, 26, ("sg_551", "sg_580", "sg_582", "sg_584", "sg_600", "sg_931", "sg_932",
+                                                 "sg_940", "sg_941", "sg_946"))}
 """GPU model → (the largest 'Load weight begin. avail mem' + 'Init torch distributed ends. mem usage' of one rank, GiB;
 logs; logs at it) over the ROCm corpus logs that print both (``scripts/rank_spread.py free_before_init_stats``): the
 free memory before SGLang's distributed init with the smallest HIP context + process seen on that GPU, less what was
