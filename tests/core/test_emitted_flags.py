@@ -21,14 +21,16 @@ def _script():
 def test_explain_crash_fixes_parse_in_the_logs_release():
     m = _script()
     runs = list(m.explain_runs())
-    assert len(runs) == 2 * 227  # every crash (and failed) log, text and --json (131; + ex22's 32, lead; + ex23's 6; + gs24b's sg_563; + ex28's 22; + ex29's 18; + ex30's 15; + gs30c's sg_763 / sg_764)
+    assert len(runs) == 2 * 241  # every crash (and failed) log, text and --json (131; + ex22's 32, lead; + ex23's 6; + gs24b's sg_563; + ex28's 22; + ex29's 18; + ex30's 15; + gs30c's sg_763 / sg_764; + ex31's 14)
     ok, checked, bad, own = m.check(runs)
     assert bad == []
     assert checked >= 100 and ok == checked
     # flags outside the engines' parsers are tpkit's own (re-run inputs), never a fix's
     # (--link: tpkit plan's interconnect, in explain's "links from the log" note since ex22's sg_521; lead)
+    # (--timestamps, --prefix: kubectl's flags, named in the reader's note on the collector prefixes it removed,
+    # logs.text; first in a crash log's output with ex31's vl_1370, RunPod's time stamps)
     assert {f for _, f in own} <= {"--gpu", "--model", "--tp", "--engine-version", "--compile-cache",
-                                   "--vllm-use-v2-model-runner", "--link"}
+                                   "--vllm-use-v2-model-runner", "--link", "--timestamps", "--prefix"}
 
 
 def test_perf_and_plan_flags_parse_in_the_engine_version():

@@ -37,6 +37,10 @@ KNOWN = {
     "vl_1299": "syv-ai/qwen38-27b-rtx3090#1: the one frame is Marlin's kernel file with its function cut "
                "('marlin.py, line 164, in'); the file holds the repack (process_weights_after_loading) and the forward "
                "(apply_weights) alike, and the 0.27.1 wheel it ran was not read",
+    # held-back round ex31 (docs/accuracy.md §7.3)
+    "vl_1380": "vllm-project/vllm-ascend#8141: the excerpt keeps a MoE forward's frames only (moe_forward_shared, "
+               "_moe_forward_shared), which the profile run, capture and serving all run; 'high-concurrency' is the "
+               "thread's title",
 }
 PHASE_WORDS = {"weight_load": "weights"}
 """label words outside the schema's phase names, as written in the data"""

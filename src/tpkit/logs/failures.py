@@ -164,8 +164,17 @@ _HOST_OOM = lazy(r"OOM[- ]?[Kk]illed|OOMKilled|Out of memory: Killed process")
 """the host's out-of-memory killer, in the words of the kernel ('Out of memory: Killed process N'), of a container
 runtime's state ('OOMKilled') or of a report ('was OOM-killed (exit 137)'): host RAM, not
 device memory. A bare 'Killed' is not enough (a SIGKILL after a child's sigquit prints the same, sg_034)"""
-_NCCL = lazy(r"NCCL error|nccl(?:UnhandledCudaError|InternalError|SystemError|InvalidUsage|RemoteError|"
+# 'NCCL error: {' is the raise statement's source line a traceback quotes (``raise RuntimeError(f"NCCL error:
+# {error_str}")``, pynccl_wrapper.py NCCL_CHECK), not the error: the exception line below it names the result (ex31)
+_NCCL = lazy(r"NCCL error(?!: \{)|nccl(?:UnhandledCudaError|InternalError|SystemError|InvalidUsage|RemoteError|"
                    r"InvalidArgument)|DistBackendError|NCCL WARN|ProcessGroupNCCL.{0,80}(?:[Tt]imeout|[Ww]atchdog)")
+_NCCL_RESULT = lazy(r"NCCL error(?: in: [^,\n]{1,300},)?:?[ \t]*([a-z][a-z ]{2,80}?)(?=[ \t]*(?:\(|-|,|$))", re.M)
+"""the NCCL result string after 'NCCL error': vLLM's ``NCCLLibrary.NCCL_CHECK`` raises
+``RuntimeError(f"NCCL error: {error_str}")`` with ``ncclGetErrorString(result)``
+(distributed/device_communicators/pynccl_wrapper.py, 0.11.0 wheel; the same text in V0 logs of 0.5.4, vllm#7800),
+and torch's ``C10D_NCCL_CHECK`` writes 'NCCL error in: FILE:LINE, ' then ``ncclGetErrorWithVersion(result)``
+(torch/csrc/distributed/c10d/NCCLUtils.hpp, torch 2.x headers): 'unhandled system error', 'unhandled cuda error',
+'internal error', 'invalid usage', 'remote process exited or there was a network error' (round ex31)"""
 POOL_SLOT_ERRORS = {
     "alloc_token_slots": "Out of memory. Try to lower your batch size.",
     "alloc_paged_token_slots_extend": "Prefill out of memory. Try to lower your batch size.",
@@ -443,8 +452,10 @@ def _notices(message: str, *, oom: bool) -> list[tuple]:
     out = []
     m = _NCCL.search(message)
     if m:
-        out.append(("nccl_error", "warning" if m.group(0) == "NCCL WARN" and not oom else "error", (), (),
-                    m.group(0)))
+        detail = m.group(0)
+        if detail != "NCCL WARN" and (result := _NCCL_RESULT.search(message)):
+            detail = f"NCCL error: {result.group(1)}"
+        out.append(("nccl_error", "warning" if m.group(0) == "NCCL WARN" and not oom else "error", (), (), detail))
     m = _CAR.search(message)
     if m:
         out.append(("custom_allreduce_disabled", "warning", (), (), m.group(1).strip()))

@@ -66,6 +66,9 @@ _FRAME_RULES = (
                                  r"forward_thread_func|"
                                  r"process_input_requests|_process_engine_step|step_with_batch_queue|"
                                  r"exposed_step|forward_step|forward_(?:prefill|decode|fill)_batch")),
+    # a model class's __init__ (``logs.scan._MODEL_CLASS_FILE``: the loader alone builds the model), last: any frame
+    # above that places the traceback wins (round ex31: QwenLM/Qwen3-VL#1493)
+    ("weights", lazy(r"a model class's constructor")),
 )
 
 

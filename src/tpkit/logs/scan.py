@@ -52,6 +52,11 @@ _STARTUP_FAILED = lazy(r"Engine core initialization failed|EngineCore failed to 
 """vLLM V1's start-up failure headers: the API server's RuntimeError (v1/engine/utils.py wait_for_engine_startup)
 and the engine core's log line (v1/engine/core.py run_engine_core), 0.17.0 and 0.20.0 wheels"""
 _NEWLINE = lazy(r"\n")
+_MODEL_CLASS_FILE = lazy(r"/(?:vllm/model_executor|sglang/srt)/models/\w+\.py$")
+"""a model's own module: its classes are built by the loader only (vLLM ``initialize_model``'s
+``model_class(vllm_config=…)``, model_loader/utils.py, and tensorizer.py, 0.11.0 wheel; SGLang ``_initialize_model``'s
+``model_class(**kwargs)``, srt/model_loader/loader.py, 0.5.9 wheel), so an ``__init__`` frame there is the weight
+load's model construction (``logs.phases``' last rule; round ex31: QwenLM/Qwen3-VL#1493)"""
 _MID_PREFIX = lazy(r"\((?:VllmWorker|EngineCore|Worker_TP)")
 """a vLLM process header inside a line (``logs.engine.FORMAT_MARKERS``' '(…' literals), read for its format"""
 _WINDOW_LINES, _LOOKBACK_LINES = 10, 200
@@ -288,7 +293,8 @@ class Scan:
         if not self._past or self._past[-1] is not tb:
             self._past.append(tb)
         for path, _, func in frames[:200]:
-            tb.frames.append(f"{func} ({path.rsplit('/', 1)[-1]})")
+            built = ": a model class's constructor" if func == "__init__" and _MODEL_CLASS_FILE.search(path) else ""
+            tb.frames.append(f"{func} ({path.rsplit('/', 1)[-1]}{built})")
         tb.last = line_no
         del tb.frames[:-400]
 
