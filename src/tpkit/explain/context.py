@@ -180,3 +180,9 @@ def build_context(parsed: ParsedLog, flags: dict | None = None, *, forced_custom
                    notes=tuple(notes), forced_custom_allreduce=forced_custom_allreduce, gpu_inferred=inferred,
                    tp_inferred=tp_inferred, spec=spec, spec_source=spec_source or "", spec_missing=spec_missing,
                    links=links, printed_mig=mig_slice_named(parsed))
+
+
+def is_rocm(ctx: Context) -> bool:
+    """Whether the log's GPU (printed, or the --gpu flag) is an AMD one: the platform sign the rules read
+    (``explain.sgrocm``; the rank spread of ``startup.rankspread.PLATFORM_STATS``)."""
+    return ctx.gpu is not None and str(getattr(ctx.gpu, "vendor", "") or "").upper() == "AMD"

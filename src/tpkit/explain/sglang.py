@@ -10,7 +10,7 @@ before the weights (``ModelRunner.init_torch_distributed`` in 0.3–0.5); the KV
 
 from __future__ import annotations
 
-from tpkit.explain.context import Context
+from tpkit.explain.context import Context, is_rocm
 from tpkit.explain.interval import Iv, iv_of
 from tpkit.explain.refusals import REFUSED
 from tpkit.explain.rows import Row, derived_row, printed_row
@@ -21,7 +21,6 @@ from tpkit.explain.sgpool import (cell_of, full_share, pool_end_rows, pool_row, 
                                   printed_tokens, tokens_row)
 from tpkit.explain.sgrelease import (aiter_factor, car_bytes_for, default_fraction, pre_from_load_usage, rope_reserve_for,
                                      metadata_kernels_for, mm_reservation_for, runner_factor, stream_pool_for)
-from tpkit.explain.sgrocm import is_rocm, rocm_pre_gap
 from tpkit.explain.sgstate import split_rest, state_pool_for, planned_state_rest
 from tpkit.logs import Anchor, ParsedLog, RankView
 from tpkit.records import dataclass
@@ -209,6 +208,16 @@ def _device_rows(view: RankView, ctx: Context, rows: list[Row]) -> tuple[Bytes |
     return total, init_iv
 
 
+
+def _rocm_gap(parsed: ParsedLog, ctx: Context):
+    """``explain.sgrocm.rocm_pre_gap`` for an AMD GPU's log, None otherwise: the module is imported only where it
+    applies, so a CUDA log's cold start does not load it (tests/cli/test_cold_imports.py)."""
+    if not is_rocm(ctx):
+        return None
+    from tpkit.explain.sgrocm import rocm_pre_gap
+
+    return rocm_pre_gap(parsed, ctx)
+
 def _load_rows(parsed: ParsedLog, view: RankView, ctx: Context, rows: list[Row], tp: int, pp: int,
                total: Bytes | None, init_iv: Iv | None) -> _Load:
     """The load anchors and their rows: pre-load memory, the weights, the free memory after them (the draft's
@@ -217,7 +226,7 @@ def _load_rows(parsed: ParsedLog, view: RankView, ctx: Context, rows: list[Row],
     kernels, kernels_why = metadata_kernels_for(ctx, tp, pp)
     after_sample = stream if kernels is None else kernels if stream is None else stream + kernels
     pre, n_pre = _pre_rows(parsed, view, rows, total, init_iv, after_sample)
-    gap = rocm_pre_gap(parsed, ctx)  # ROCm: a bound, not a term (explain.sgrocm); after _pre_rows: its context row
+    gap = _rocm_gap(parsed, ctx)  # ROCm: a bound, not a term (explain.sgrocm); after _pre_rows: its context row
     if gap is not None and pre is not None:  # keeps the printed sample
         rows.append(derived_row(ROCM_GAP_ITEM, gap[0], gap[1], kind="estimated"))
         after_sample = gap[0] if after_sample is None else after_sample + gap[0]

@@ -27,7 +27,7 @@ are read (the figure is measured on AMD GPUs; CUDA's terms in that window are ``
 
 from __future__ import annotations
 
-from tpkit.explain.context import Context
+from tpkit.explain.context import Context, is_rocm
 from tpkit.explain.interval import Iv
 from tpkit.logs import ParsedLog
 from tpkit.startup.rankspread import ROCM_FREE_BEFORE_INIT
@@ -37,11 +37,6 @@ __all__ = ["is_rocm", "rocm_pre_gap", "ROUNDING"]
 
 ROUNDING = GiB(0.01)
 """the two 2-decimal prints ('Load weight begin', 'mem usage') that make one rank's sum: ± 0.005 GiB each"""
-
-
-def is_rocm(ctx: Context) -> bool:
-    """Whether the log's GPU (printed, or the --gpu flag) is an AMD one: the platform sign the rules read."""
-    return ctx.gpu is not None and str(getattr(ctx.gpu, "vendor", "") or "").upper() == "AMD"
 
 
 def _sums(parsed: ParsedLog) -> dict[str, tuple[Bytes, Bytes]]:
