@@ -159,10 +159,12 @@ def test_the_variable_in_tpkits_environment_is_named_with_the_flag():
 def test_the_w4a8kv8_cases_plan_the_printed_load_usage():
     """The six cases pass the flag (their launch sets SGLANG_INT4_WEIGHT=1): the planned load usage lies within
     1.5 % of the printed 19.21-19.27 GB (GiB); the FP8 Grok-1 cases of the same nodes pass it off. Helper gs30
-    (session 30) added three more of that CI's W4A8KV8 starts on older images (gs_494, gs_502, gs_511)."""
+    (session 30) added three more of that CI's W4A8KV8 starts on older images (gs_494, gs_502, gs_511); helpers gs31b /
+    gs31d (session 31) two more (gs_633, gs_662)."""
     cases = [c for c in harness.load_cases("sglang") if c["flags"].get("sglang_int4_weight")]
     on = [c for c in cases if c["flags"]["sglang_int4_weight"] == "on"]
-    assert {c["id"] for c in on} == {"gs_397", "gs_398", "gs_399", "gs_400", "gs_405", "gs_406", "gs_494", "gs_502", "gs_511"}
+    assert {c["id"] for c in on} == {"gs_397", "gs_398", "gs_399", "gs_400", "gs_405", "gs_406", "gs_494", "gs_502",
+                                     "gs_511", "gs_633", "gs_662"}
     assert all("SGLANG_INT4_WEIGHT=1" in c["command"] for c in on)
     assert all("SGLANG_INT4_WEIGHT=0" in c["command"] for c in cases if c not in on)
     for case in on:

@@ -98,15 +98,7 @@ def catalog_fixes_sglang(ctx, fractions: tuple[float, ...] | None = None,
     tries.append((f"--tp {2 * tp}", replace(parallel, tp=2 * tp, dp=min(dp, 2 * tp)), options))
 
     def fix(flags, par, opt):
-        try:
-            result = catalog_plan(ctx.model, ctx.gpu, par, opt)
-        except REFUSED:  # a knob the planner refuses is not a fix
-            return None
-        low = result.band.kv_tokens[0] if result.band is not None else result.kv_tokens
-        edge = "" if not result.verdict.fits or low > 0 else "; the band's low end holds no token: not called a fit"
-        return dict(flags=flags, kv_tokens=result.kv_tokens if result.verdict.fits else 0,
-                    fits=bool(result.verdict.fits) and reproduced and low > 0, why=result.verdict.message[:200],
-                    note=f"{where}; {band_text(result)}{edge}")
+        return _planned_fix(ctx, where, reproduced, flags, par, opt)
 
     fixes = [f for f in (fix(*t) for t in tries[:1] if dpa) if f is not None]
     planned = [f for f in (fix(*t) for t in fractions) if f is not None]
@@ -117,15 +109,38 @@ def catalog_fixes_sglang(ctx, fractions: tuple[float, ...] | None = None,
     both = _both(tries, fixes, options)
     if both is not None and (planned_both := fix(*both)) is not None:
         fixes.append(planned_both)
-    if not reproduced and held is not None:
+    if not reproduced:
+        return _not_reproduced(ctx, base, (parallel, options), where, held, fixes, finding)
+    return fixes, finding
+
+
+
+def _planned_fix(ctx, where: str, reproduced: bool, flags: str, par, opt) -> dict | None:
+    """One fix of ``catalog_fixes_sglang``: ``flags`` planned from the catalog at ``par`` / ``opt``, as the keyword
+    arguments of :class:`tpkit.explain.diagnose.Fix`; None where the planner refuses the knob.  A fit needs the plan
+    of the log's settings to reproduce the failure and the band's low end to hold a token."""
+    try:
+        result = catalog_plan(ctx.model, ctx.gpu, par, opt)
+    except REFUSED:  # a knob the planner refuses is not a fix
+        return None
+    low = result.band.kv_tokens[0] if result.band is not None else result.kv_tokens
+    edge = "" if not result.verdict.fits or low > 0 else "; the band's low end holds no token: not called a fit"
+    return dict(flags=flags, kv_tokens=result.kv_tokens if result.verdict.fits else 0,
+                fits=bool(result.verdict.fits) and reproduced and low > 0, why=result.verdict.message[:200],
+                note=f"{where}; {band_text(result)}{edge}")
+
+def _not_reproduced(ctx, base, settings, where: str, held, fixes: list[dict], finding: str) -> tuple[list[dict], str]:
+    """(fixes, finding) of ``catalog_fixes_sglang`` when the plan of the log's settings fits an empty card: with the
+    memory the OOM lists as other processes' (``held``), the plan on the card freed of it (``_freed_card``); else the
+    reading of another tenant (``_other_tenant``), when it applies."""
+    parallel, options = settings
+    if held is not None:
         freed = _freed_card(ctx, base, parallel, options, where, held)
         if freed is not None:
             return fixes + [freed[1]], f"{where}: {freed[0]}"
-    if not reproduced:
-        tenant = _other_tenant(ctx, base, parallel, options, where)
-        if tenant is not None:
-            finding += "; " + tenant[0]
-            fixes.append(tenant[1])
+    tenant = _other_tenant(ctx, base, parallel, options, where)
+    if tenant is not None:
+        return fixes + [tenant[1]], finding + "; " + tenant[0]
     return fixes, finding
 
 

@@ -17,7 +17,7 @@ kernels, whose cost depends on the image's torch / ROCm, which no log prints.  T
 'Init torch distributed ends. mem usage' of one rank is its free memory before the init less X.  On one GPU model
 that sum is the same on every rank of a run, and in the ROCm corpus logs every Grok start (no metadata) prints the
 largest, 191.47–191.48 GiB on MI300X and 287.55 on MI355X, while the MoE classes print 0–0.22 GiB less by image
-(amdcap26's table; sg_721, sg_723–sg_726 of 0.5.3.post1 191.26–191.29 too).  So X ≤ the largest sum seen on that GPU
+(amdcap26's table; the CI's 0.5.3.post1 MoE starts 191.26–191.29 too: docs/accuracy.md §7, round cap31a).  So X ≤ the largest sum seen on that GPU
 model (``startup.rankspread.ROCM_FREE_BEFORE_INIT``, measured by ``scripts/rank_spread.py``: the smallest HIP
 context + process on it) − this log's sum, and SGLang's pre sample lies between 'Load weight begin' and 'Load
 weight begin' + that bound.  The rule widens the budget's low end only; it is a bound from a per-GPU-model figure
@@ -31,7 +31,7 @@ from tpkit.explain.context import Context, is_rocm
 from tpkit.explain.interval import Iv
 from tpkit.logs import ParsedLog
 from tpkit.startup.rankspread import ROCM_FREE_BEFORE_INIT
-from tpkit.units import Bytes, GiB, mib_text
+from tpkit.units import Bytes, GiB, gib_text, mib_text
 
 __all__ = ["is_rocm", "rocm_pre_gap", "ROUNDING"]
 
@@ -73,7 +73,7 @@ def rocm_pre_gap(parsed: ParsedLog, ctx: Context) -> tuple[Iv, str] | None:
     why = (f"ROCm: SGLang samples pre_model_load_memory right after the distributed init and prints 'Load weight "
            f"begin' later (model_runner.py init_torch_distributed → initialize → load_model, 0.5.4.post1 / 0.5.6 read); "
            f"{label}'s 'Load weight begin' + 'Init torch distributed ends. mem usage' = "
-           f"{(begin.bytes + init.bytes) / 2**30:.2f} GiB lies {lost / 2**30:.2f} GiB under the largest seen on "
+           f"{gib_text(Bytes(begin.bytes + init.bytes))} lies {gib_text(Bytes(lost))} under the largest seen on "
            f"{ctx.gpu.name} ({ref[0]:.2f} GiB over {ref[1]} corpus logs, startup.rankspread.ROCM_FREE_BEFORE_INIT), "
            f"so the pre sample may exceed 'Load weight begin' by 0 … {mib_text(high, 0)} (± the two prints' "
            "rounding): a bound measured on the corpus, no term read in the source")
