@@ -266,16 +266,9 @@ def free_before_init(parsed, tp: int) -> float | None:
     """The largest over the ranks that print both of 'Load weight begin. avail mem' + 'Init torch distributed ends.
     mem usage' (GiB): the rank's free memory before ``init_torch_distributed`` less what it lost between SGLang's
     pre sample and 'Load weight begin' (``tpkit.explain.sgrocm``); None where no rank prints both."""
-    begin: dict = {}
-    init: dict = {}
-    for a in parsed.anchors:
-        if a.size is None or a.group is not None:
-            continue
-        if a.name == "load_begin_avail":
-            begin[a.rank.label] = a.size.value.bytes / GIB
-        elif a.name == "init_dist_mem_usage":
-            init[a.rank.label] = a.size.value.bytes / GIB
-    both = [begin[k] + init[k] for k in begin if k in init]
+    from tpkit.explain.sgrocm import rank_sums
+
+    both = [(b.bytes + i.bytes) / GIB for b, i in rank_sums(parsed).values()]
     return max(both) if both else None
 
 

@@ -33,15 +33,15 @@ from tpkit.logs import ParsedLog
 from tpkit.startup.rankspread import ROCM_FREE_BEFORE_INIT
 from tpkit.units import Bytes, GiB, gib_text, mib_text
 
-__all__ = ["is_rocm", "rocm_pre_gap", "ROUNDING"]
+__all__ = ["is_rocm", "rocm_pre_gap", "rank_sums", "ROUNDING"]
 
 ROUNDING = GiB(0.01)
 """the two 2-decimal prints ('Load weight begin', 'mem usage') that make one rank's sum: ± 0.005 GiB each"""
 
 
-def _sums(parsed: ParsedLog) -> dict[str, tuple[Bytes, Bytes]]:
+def rank_sums(parsed: ParsedLog) -> dict[str, tuple[Bytes, Bytes]]:
     """rank label → ('Load weight begin. avail mem', 'Init torch distributed ends. mem usage') of the target model,
-    the last of each, for the ranks that print both."""
+    the last of each, for the ranks that print both (``scripts/rank_spread.py`` reads them too)."""
     begin: dict = {}
     init: dict = {}
     for a in parsed.anchors:
@@ -61,7 +61,7 @@ def rocm_pre_gap(parsed: ParsedLog, ctx: Context) -> tuple[Iv, str] | None:
     if not is_rocm(ctx):
         return None
     ref = ROCM_FREE_BEFORE_INIT.get(str(ctx.gpu.name))
-    sums = _sums(parsed)
+    sums = rank_sums(parsed)
     if ref is None or not sums:
         return None
     label = min(sums, key=lambda k: sums[k][0].bytes)  # the rank whose 'Load weight begin' is the MIN (pre)
