@@ -199,8 +199,8 @@ def _other_tenant(ctx, base, parallel, options, where: str) -> tuple[str, dict] 
 
 def _both(tries, fixes: list[dict], options):
     """(flags, parallel, options) of twice the TP size with fp8 weights, where both were planned alone and the
-    planner fits neither (weights above twice what one card's budget holds: a 16-bit Mixtral-8x7B, 87 GiB, on two 44 GiB cards
-    needs both halvings; each alone leaves the weights above the static budget); else None."""
+    planner fits neither (weights above twice what one card's budget holds: a 16-bit Mixtral-8x7B, 87 GiB, on two 44
+    GiB cards needs both halvings; each alone leaves the weights above the static budget); else None."""
     quant = next((t for t in tries if t[0] == "--quantization fp8"), None)
     tp = next((t for t in tries if t[0].startswith("--tp ")), None)
     alone = {f["flags"]: f["kv_tokens"] for f in fixes}  # 0 where the planner's verdict is no fit

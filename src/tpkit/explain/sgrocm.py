@@ -13,17 +13,18 @@ What allocates X is in the source, its size is not: ``initialize`` builds the ex
 (``eplb/expert_location.py`` ``compute_initial_expert_location_metadata``: tensors moved to the device, pads, counts)
 only for the model classes with ``get_model_config_for_expert_location`` (gpt-oss, Qwen3-MoE, DeepSeek; not Grok),
 read by helper amdcap26 in the 0.5.6, 0.5.6.post2 and 0.5.7 wheels (docs/accuracy.md §7 amdcap26) — its first HIP
-kernels, whose cost depends on the image's torch / ROCm, which no log prints.  The logs bound it: 'Load weight begin' +
-'Init torch distributed ends. mem usage' of one rank is its free memory before the init less X.  On one GPU model
+kernels, whose cost depends on the image's torch / ROCm, which no log prints.  The logs bound it: 'Load weight begin'
++ 'Init torch distributed ends. mem usage' of one rank is its free memory before the init less X.  On one GPU model
 that sum is the same on every rank of a run, and in the ROCm corpus logs every Grok start (no metadata) prints the
 largest, 191.47–191.48 GiB on MI300X and 287.55 on MI355X, while the MoE classes print 0–0.22 GiB less by image
-(amdcap26's table; the CI's 0.5.3.post1 MoE starts 191.26–191.29 too: docs/accuracy.md §7, round cap31a).  So X ≤ the largest sum seen on that GPU
-model (``startup.rankspread.ROCM_FREE_BEFORE_INIT``, measured by ``scripts/rank_spread.py``: the smallest HIP
-context + process on it) − this log's sum, and SGLang's pre sample lies between 'Load weight begin' and 'Load
-weight begin' + that bound.  The rule widens the budget's low end only; it is a bound from a per-GPU-model figure
-measured on the corpus, as the device total is a catalog figure — not the log's own line, not a charge: a host of
-that GPU with a larger context is widened for nothing, one with a smaller context is bounded short.  Only ROCm logs
-are read (the figure is measured on AMD GPUs; CUDA's terms in that window are ``engines.sglang.streams``)."""
+(amdcap26's table; the CI's 0.5.3.post1 MoE starts 191.26–191.29 too: docs/accuracy.md §7, round cap31a).  So X ≤ the
+largest sum seen on that GPU model (``startup.rankspread.ROCM_FREE_BEFORE_INIT``, measured by
+``scripts/rank_spread.py``: the smallest HIP context + process on it) − this log's sum, and SGLang's pre sample lies
+between 'Load weight begin' and 'Load weight begin' + that bound.  The rule widens the budget's low end only; it is a
+bound from a per-GPU-model figure measured on the corpus, as the device total is a catalog figure — not the log's own
+line, not a charge: a host of that GPU with a larger context is widened for nothing, one with a smaller context is
+bounded short.  Only ROCm logs are read (the figure is measured on AMD GPUs; CUDA's terms in that window are
+``engines.sglang.streams``)."""
 
 from __future__ import annotations
 

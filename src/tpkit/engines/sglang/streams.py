@@ -36,13 +36,13 @@ gs_004 interval leaves 19–54 MiB more that no line of the source read here all
 
 What sets the pool's size (torch's source, helper cap31b): ``c10/cuda/CUDAStream.cpp`` ``getStreamFromPool`` runs
 ``initDeviceStreamState`` once per device, which creates ``kStreamsPerPool`` (32) streams for each of
-``max_stream_priorities`` = min(``max_compile_time_stream_priorities`` (4 in ``c10/cuda/CUDAStream.h``, torch 2.13
-as 2.11), the span ``cudaDeviceGetStreamPriorityRange`` reports) priorities, all with
-``cudaStreamCreateWithPriority``; a ROCm build creates only the stream asked for (Note [HIP Lazy Streams]).  So the
-term is that stream count times the device memory the closed driver takes per stream: no source sizes the second
-factor, only a measurement on the card (``bench/stream_pool_anatomy.py`` splits the two).  The logs place it at
-11–32 MiB on an RTX 4090 (torch 2.13, CUDA 13: sg_741, sg_762–sg_764) and 89–127 MiB on sg_253's H100 (torch 2.13),
-against the 70 MiB measured on H100 / H200 (torch 2.11): not charged per card without a measurement of that card.
+``max_stream_priorities`` = min(``max_compile_time_stream_priorities`` (4 in ``c10/cuda/CUDAStream.h``, torch 2.13 as
+2.11), the span ``cudaDeviceGetStreamPriorityRange`` reports) priorities, all with ``cudaStreamCreateWithPriority``; a
+ROCm build creates only the stream asked for (Note [HIP Lazy Streams]).  So the term is that stream count times the
+device memory the closed driver takes per stream: no source sizes the second factor, only a measurement on the card
+(``bench/stream_pool_anatomy.py`` splits the two).  The logs place it at 11–32 MiB on an RTX 4090 (torch 2.13, CUDA
+13: sg_741, sg_762–sg_764) and 89–127 MiB on sg_253's H100 (torch 2.13), against the 70 MiB measured on H100 / H200
+(torch 2.11): not charged per card without a measurement of that card.
 
 The other memory taken between the same two samples, in 0.4.6.post5–0.4.9.x at world size 1: the expert-location
 metadata's first kernels (``metadata_kernels``, helper cap26).

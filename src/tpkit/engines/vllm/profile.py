@@ -279,21 +279,21 @@ def estimate_profile_peak(model: ModelSpec, parallel: ParallelSpec, *, tokens: i
                           rejection: str = "none") -> ActivationEstimate:
     """Estimated torch-allocated peak of the profile run above what stays allocated (per rank).
 
-    ``dequant_gemm``: the dense linear layers run vLLM's GPTQ (exllama) kernel, which dequantises each
-    weight into a temporary per call (see ``_dequant_temp``).  ``sampler``: the top-k/top-p sampler of the dummy
-    sampler run (``sampler.SAMPLERS``); ``sm_count``: the GPU's SMs (the Triton sampler's buffer).  ``encoder``: the
-    multimodal encoder step that runs first (``engines.vllm.encoder``): its pass is a phase of its own and what it
-    keeps is added to each text phase.  ``vocab_hidden``: add the cold torch.compile scratch phase (module docstring,
-    "cold compile scratch"; ``V2_VOCAB_HIDDEN_EVIDENCE``).  ``drafter_vocab_hidden``: add the speculative drafter's own
-    cold-compile phase (``drafter_compile_phase``; ``drafter_aux_held``: its further T × H tensors).  ``allreduce_out_of_place``: the V0 engine (≥ 0.6.5)
-    reduces RowParallelLinear's output out of place; with tp > 1 the dense MLP and attention phases hold one more
-    T × H tensor (module docstring, "V0 out-of-place all-reduce").  ``moe_workspace_experts``: ``"bf16"`` / ``"fp8"``
-    where the release runs unquantised / FP8 experts through the unchunked modular kernel (``profile_moe.moe_phase``);
-    ``moe_cache3_separate``: the release (< 0.8.0) allocates the fused MoE's second GEMM output apart (``moe_phase``);
-    ``moe_shared_held``: the release (< 0.11.0) keeps the shared experts' output through the routed ones.
-    ``v0_eager``: the V0 engine's eager forward (module docstring, "V0 eager forward"): the dense MLP phase is
-    ``_v0_dense_mlp`` (``v0_gate_up_kept``: the MLP keeps its gate_up output through ``down_proj``) and the MoE
-    phase holds the layer's input too.  ``rejection``: the dummy rejection-sampler run's form under a speculative
+    ``dequant_gemm``: the dense linear layers run vLLM's GPTQ (exllama) kernel, which dequantises each weight into a
+    temporary per call (see ``_dequant_temp``).  ``sampler``: the top-k/top-p sampler of the dummy sampler run
+    (``sampler.SAMPLERS``); ``sm_count``: the GPU's SMs (the Triton sampler's buffer).  ``encoder``: the multimodal
+    encoder step that runs first (``engines.vllm.encoder``): its pass is a phase of its own and what it keeps is added
+    to each text phase.  ``vocab_hidden``: add the cold torch.compile scratch phase (module docstring, "cold compile
+    scratch"; ``V2_VOCAB_HIDDEN_EVIDENCE``).  ``drafter_vocab_hidden``: add the speculative drafter's own cold-compile
+    phase (``drafter_compile_phase``; ``drafter_aux_held``: its further T × H tensors).  ``allreduce_out_of_place``:
+    the V0 engine (≥ 0.6.5) reduces RowParallelLinear's output out of place; with tp > 1 the dense MLP and attention
+    phases hold one more T × H tensor (module docstring, "V0 out-of-place all-reduce").  ``moe_workspace_experts``:
+    ``"bf16"`` / ``"fp8"`` where the release runs unquantised / FP8 experts through the unchunked modular kernel
+    (``profile_moe.moe_phase``); ``moe_cache3_separate``: the release (< 0.8.0) allocates the fused MoE's second GEMM
+    output apart (``moe_phase``); ``moe_shared_held``: the release (< 0.11.0) keeps the shared experts' output through
+    the routed ones. ``v0_eager``: the V0 engine's eager forward (module docstring, "V0 eager forward"): the dense MLP
+    phase is ``_v0_dense_mlp`` (``v0_gate_up_kept``: the MLP keeps its gate_up output through ``down_proj``) and the
+    MoE phase holds the layer's input too.  ``rejection``: the dummy rejection-sampler run's form under a speculative
     config (``sampler.dummy_rejection``), charged in the sampler phase."""
     phases: dict[str, tuple[Bytes, str]] = {
         "attention": _attention(model, parallel.tp, tokens, act_bytes, dequant_gemm)}
