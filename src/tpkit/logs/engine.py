@@ -64,11 +64,18 @@ characters), so the patterns that must reach the end of the line after it do not
 _BARE_END = r"(?:\s*$|\s*[,;|]|\s+(?:[\w.+-]+\s+)?pypi\b|\s+/|\s+[A-Za-z]:\\)"
 """what may follow a bare release: the end of the line, a separator, conda's build and channel columns, or pip
 list's editable location column"""
+LOGO_VERSION = "vLLM's start-up banner"
+"""vLLM 0.16.0+ (``entrypoints/utils.py`` ``log_version_and_model``, read in the 0.16.0 and 0.29.0 wheels; not in
+0.14.0) prints its version beside a block-letter logo ('█ … █  version 0.29.0'), or, with VLLM_DISABLE_LOG_LOGO or no
+formatter, 'vLLM server version 0.29.0, serving model …': a log whose only version line is either was read as
+"version not printed" (helper tidy31's find, session 31)."""
 NGC_TAG = "nvcr.io/nvidia/vllm:YY.MM"
 """NVIDIA's NGC container's own year.month tag, not vLLM's release (26.01 runs 0.13.0: vl_341 prints
 '0.13.0+faa43dbf.nv26.01'), so 'nvidia/vllm:' and a number is not read as one (vl_885 read 26.01)."""
 VERSION_PATTERNS = (
     ("vllm", lazy(r"vLLM API server version " + _V)),
+    ("vllm", lazy(r"\bvLLM server version " + _V)),  # LOGO_VERSION: the banner's plain form
+    ("vllm", lazy(r"█ {1,4}version " + _V)),  # LOGO_VERSION: the banner
     ("vllm", lazy(r"Initializing an? (?:V\d )?LLM engine \(" + _V + r"\)")),
     ("vllm", lazy(r"(?<!nvidia/)\bvllm(?:==| ?: ?| version | version {0,40}: |-openai:)" + _V, re.I)),  # not NGC_TAG
     ("vllm", lazy(r"vllm/vllm-openai:" + _V)),

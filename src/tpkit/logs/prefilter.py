@@ -57,7 +57,9 @@ SOURCE_TRIGGERS = ("_runner", "_worker", "_memory", "_max_num_token")
 """parts of the engine-specific source names of :data:`tpkit.logs.engine.SOURCE_NAMES`; they start with the rare
 ``_``, so they join the prefilter regex (one pass) rather than :data:`LOWER_TRIGGERS` (a pass each)"""
 LOWER_TRIGGERS = ("max_total_num_tokens", "non-default args", "sglang", "vllm", "--", "scheduler is dead",
-                  "torch.compile takes", "profiled value", "changing page_size", "api_server.py:")
+                  "torch.compile takes", "profiled value", "changing page_size", "api_server.py:",
+                  # vLLM 0.16.0+'s banner, '█  version X' (logs.engine.LOGO_VERSION): the templates drop '█'
+                  " version ")
 """Literals that start in lower case: tested with ``in``, which costs less than adding them to the regex."""
 
 
