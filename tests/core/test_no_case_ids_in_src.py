@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "tpkit"
-CASE_ID = re.compile(r"\b(?:vp|vl|sg|gs)_\d{3}\b")
+CASE_ID = re.compile(r"\b(?:vp|vl|sg|gs)_\d{3,4}\b")  # ids past 999 too (vp_1016 slipped through \d{3})
 
 CITE_CASE_IDS = frozenset({
     "cli/fromlog.py",

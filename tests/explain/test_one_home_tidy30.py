@@ -5,13 +5,11 @@
   table; the pattern, the scan's needles and the unnamed-error diagnosis are read from it, and the tests below fail
   if one of them drifts from it.
 * ``explain.unnamed`` imported three private names of ``explain.diagnose``; what they test is now the public
-  ``diagnose.names_a_cause``, and no module of ``src/tpkit/explain`` imports another module's private name.
+  ``diagnose.names_a_cause``, and no module of ``src/tpkit/explain`` imports another module's private name
+  (checked with ``src/tpkit/logs`` in tests/core/test_no_private_imports.py).
 """
 
 from __future__ import annotations
-
-import ast
-from pathlib import Path
 
 import pytest
 
@@ -21,11 +19,6 @@ from tpkit.explain.result import explain_log
 from tpkit.logs import failures
 from tpkit.logs.failures import FAILURE_NEEDLES, POOL_SLOT_ERRORS, detect
 
-SRC = Path(__file__).resolve().parents[2] / "src" / "tpkit"
-
-PRIVATE_IMPORTS_LEFT: set = set()
-"""private imports still to go (the list only shrinks): empty since the lead made ``logs.settings``' runner-file and
-V0-load patterns public after merging (session 30)"""
 
 
 @pytest.mark.parametrize("frame", sorted(POOL_SLOT_ERRORS))
@@ -72,20 +65,3 @@ def test_a_traceback_cut_in_any_pool_allocator_quotes_its_error(frame):
 ])
 def test_names_a_cause(texts, named):
     assert names_a_cause(texts) is named
-
-
-def _private_imports(path: Path) -> list[tuple[str, str, str]]:
-    rel = path.relative_to(SRC).as_posix()
-    own = "tpkit." + rel.removesuffix(".py").replace("/", ".")
-    out = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0 and node.module != own:
-            out += [(rel, node.module, a.name) for a in node.names
-                    if a.name.startswith("_") and not a.name.startswith("__")]
-    return out
-
-
-def test_no_explain_module_imports_another_modules_private_name():
-    found = {i for path in sorted((SRC / "explain").rglob("*.py")) for i in _private_imports(path)}
-    assert found - PRIVATE_IMPORTS_LEFT == set(), "import the owner's public name (or move the concept)"
-    assert PRIVATE_IMPORTS_LEFT <= found, "a listed private import is gone: drop it from PRIVATE_IMPORTS_LEFT"

@@ -208,7 +208,6 @@ def _device_rows(view: RankView, ctx: Context, rows: list[Row]) -> tuple[Bytes |
     return total, init_iv
 
 
-
 def _rocm_gap(parsed: ParsedLog, ctx: Context):
     """``explain.sgrocm.rocm_pre_gap`` for an AMD GPU's log, None otherwise: the module is imported only where it
     applies, so a CUDA log's cold start does not load it (tests/cli/test_cold_imports.py)."""
@@ -217,6 +216,7 @@ def _rocm_gap(parsed: ParsedLog, ctx: Context):
     from tpkit.explain.sgrocm import rocm_pre_gap
 
     return rocm_pre_gap(parsed, ctx)
+
 
 def _load_rows(parsed: ParsedLog, view: RankView, ctx: Context, rows: list[Row], tp: int, pp: int,
                total: Bytes | None, init_iv: Iv | None) -> _Load:

@@ -20,7 +20,7 @@ detail 'traceback cut before its exception line'; the engines' start-failure hea
 UNNAMED_PHASES = {"sglang": ("weights", "first_request"), "vllm": ("weights", "kv_pool")}
 """by engine, the phases whose diagnoses read any failure as out of memory (``sgdiagnose._weights_failure`` /
 ``_first_request_failure``, ``voom.weights_failure`` and vLLM's KV-pool step, whose diagnosis otherwise says "no
-memory left for the KV cache" from the phase alone: round ex30's vl_1294 / vl_1297 / vl_1299); vLLM's first-request
+memory left for the KV cache" from the phase alone: round ex30's logs, docs/accuracy.md §7.3); vLLM's first-request
 diagnosis asks for a ``cuda_oom`` already; the capture keeps ex22's memory reading of a cut quote
 (``diagnose.capture_error_not_memory``), SGLang's KV pool its own rules"""
 

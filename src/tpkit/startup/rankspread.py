@@ -223,8 +223,10 @@ def sglang_plan_spread(world: int, platform: str = "cuda"):
     profile measures every rank (``startup.capacity.tightest_rank``): no term then.
 
     ``platform`` ("cuda" or "rocm", the GPU's vendor): the figure of that platform's deployments
-    (``PLATFORM_STATS``, the statistic ``explain`` uses for a log's unprinted ranks: one figure for both), 0.09 GiB
-    over 30 CUDA deployments, 0.42 over 13 ROCm ones (lead, session 31)."""
+    (``PLATFORM_STATS``), 0.09 GiB over 30 CUDA deployments, 0.42 over 13 ROCm ones (lead, session 31).  ``explain``
+    takes the ROCm figure for an AMD log's unprinted ranks but still the pooled ``SPREAD_STATS`` (0.13) for every
+    other log (``sglang_rank_spread``): moving NVIDIA logs to the CUDA figure is left until the capacity check is
+    re-run with it."""
     if world <= 1:
         return None
     if platform not in PLATFORM_STATS:

@@ -35,6 +35,7 @@ keep the piecewise graphs (``_handle_piecewise_cuda_graph`` never reads ``disabl
 
 from __future__ import annotations
 
+from tpkit.engines.sglang.swa import is_sm100
 from tpkit.engines.sglang.versions import at_least
 from tpkit.hardware.gpu import GpuSpec
 from tpkit.models.spec import ModelSpec
@@ -122,7 +123,7 @@ def _breakable_off(model: ModelSpec, gpu: GpuSpec, ctx: GraphContext) -> str:
     v = ctx.version
     allowed_mm = frozenset().union(*(names for first, names in _MM_BREAKABLE if at_least(v, first)))
     kda = model.num_linear_layers > 0 and not model.extra.get("linear_num_value_heads")
-    sm100 = gpu.compute_capability is not None and gpu.compute_capability[0] == 10
+    sm100 = is_sm100(gpu)
     a2a_ok = ("none",) if not at_least(v, "0.5.17") else ("none", "deepep", "megamoe", "flashinfer")
     checks = (
         (model.is_mla and not at_least(v, "0.5.18"), "MLA attention"),

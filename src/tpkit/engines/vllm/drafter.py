@@ -81,11 +81,11 @@ def eagle3_shares_lm_head(model: ModelSpec, draft: ModelSpec, release: tuple[int
       to the target model. Sharing …'); ``torch.equal`` is False for tensors of different shapes.
 
     tpkit cannot read the checkpoint's tensors, so from 0.11.0 it takes the shape as the test: a head whose
-    ``draft_vocab_size`` and ``hidden_size`` equal the target's ``vocab_size`` and ``hidden_size`` shares the
-    lm_head (the full-vocabulary heads seen in real logs print 'lm_head identical … Sharing': dishantghai's Qwen3-8B
-    head on 0.20.0, vl_1254 ff., and dcstang's on 0.24.0 whose load is 0.55 GiB over the target's), one of another
-    vocabulary (a 32k draft vocabulary, with its ``d2t`` map) keeps its own.  A full-vocabulary head trained with its
-    own lm_head would load one more copy than planned."""
+    ``draft_vocab_size`` and ``hidden_size`` equal the target's ``vocab_size`` and ``hidden_size`` shares the lm_head
+    (the full-vocabulary heads seen in real logs print 'lm_head identical … Sharing': dishantghai's Qwen3-8B head on
+    0.20.0 (docs/accuracy.md §6.4, round eg30), and dcstang's on 0.24.0 whose load is 0.55 GiB over the target's), one
+    of another vocabulary (a 32k draft vocabulary, with its ``d2t`` map) keeps its own.  A full-vocabulary head
+    trained with its own lm_head would load one more copy than planned."""
     if release is not None and tuple(release[:3]) < EAGLE3_LM_HEAD_SHARED_FROM:
         return False
     vocab = int(draft.extra.get("draft_vocab_size") or draft.vocab_size)

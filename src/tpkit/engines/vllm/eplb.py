@@ -29,9 +29,9 @@ Read in the wheels 0.10.1, 0.11.0, 0.11.2, 0.12.0, 0.14.0, 0.17.0, 0.18.0, 0.19.
   all-gather where the communicator ``needs_profile_buffer_reservation``; NIXL, the default where installed, does
   not), the communicator's own registrations, and EPLB on non-MoE models (refused).
 
-Check: lyell0710/vllmExperience EXP-017 (vp_1016, 0.25.1, Qwen3-30B-A3B-FP8 tp 2 + EP, ``window_size`` 50, no
-redundant experts) prints 'Model loading took 14.87 GiB' against its control's 14.54 (vp_1015): the state is
-302,063,616 + 50,331,648 + 49,152 × 2 + 24,576 + 1,228,800 B = 0.33 GiB.
+Check: lyell0710/vllmExperience EXP-017 (docs/accuracy.md §6.4, round vr31; 0.25.1, Qwen3-30B-A3B-FP8 tp 2 + EP,
+``window_size`` 50, no redundant experts) prints 'Model loading took 14.87 GiB' against its control's 14.54: the state
+is 302,063,616 + 50,331,648 + 49,152 × 2 + 24,576 + 1,228,800 B = 0.33 GiB.
 """
 
 from __future__ import annotations
