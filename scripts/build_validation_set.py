@@ -1639,6 +1639,12 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
                 {"topk_topp_sampler": "flashinfer"}, None),
     "vp_1019": ("0.17.1", "printed the banner 'version 0.17.1' and 'Initializing a V1 LLM engine (v0.17.1)'", {}, None),
     "vp_1020": ("0.17.1", "printed the banner 'version 0.17.1' and 'Initializing a V1 LLM engine (v0.17.1)'", {}, None),
+    # helper bl32 (2026-12-07, session 32), added blind: nvmmonkey/vllm-blasst-turboquant-ltr-llm-llama31-latency's
+    # docs/V025_SMOKE.md (fe8c5f9c): the LLM-class smoke probe (serving/v025_smoke/smoke_one.py) of vLLM 0.25.0 on one
+    # RTX 3090 under WSL2: Llama-3.1-8B-Instruct bf16, util 0.85, 2,048, eager; VLLM_USE_FLASHINFER_SAMPLER=0 (native
+    # sampler) and VLLM_WSL2_ENABLE_PIN_MEMORY=1 set by smoke_driver.sh; '36,640 tok KV' quoted
+    "vp_1060": ("0.25.0", "quoted 'Initializing a V1 LLM engine (v0.25.0)'; install_v025.sh pins vllm==0.25.0",
+                {"wsl2": True, "topk_topp_sampler": "native"}, None),
 }
 
 _A100_QWEN_MTP = {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 1,
