@@ -17,7 +17,7 @@ from tpkit.startup.terms import sglang_load_extra
 from tpkit.units import Bytes, format_bytes
 
 __all__ = ["load_usage", "weights_term", "cpu_offload", "rotary_cache_bytes", "loads_untied_lm_head", "planned_weights",
-           "UNCOUNTED_TOWER_SHARE"]
+           "UNCOUNTED_TOWER_SHARE", "mla_copies"]
 
 
 _WEIGHTS_CACHE: dict[tuple, tuple[ModelSpec, object]] = {}
@@ -173,6 +173,9 @@ def load_usage(model: ModelSpec, parallel: ParallelSpec, options: SglangOptions,
     nominal, unc, source = params, Bytes(round(params.bytes * share)), f"weights per rank ({what})"
     if pad.bytes:  # the padded expert width SGLang allocates beyond the checkpoint's (engines.sglang.trtllm_moe)
         nominal, source = nominal + pad, f"{source}; {pad_source}"
+    copies, copies_source = mla_copies(model, parallel, options, gpu, weights)
+    if copies.bytes:  # w_kc / w_vc, made from kv_b_proj by the post-load step (engines.sglang.mla_copies)
+        nominal, source = nominal + copies, f"{source}; + {copies_source}"
     if gpu is not None:
         rope, rope_source = rotary_cache_bytes(model, gpu, options)
         extra = sglang_load_extra(at_least(options.engine_version, "0.5.8"))
@@ -184,6 +187,18 @@ def load_usage(model: ModelSpec, parallel: ParallelSpec, options: SglangOptions,
         source += (f"; + {rope_source}; + load allocations beyond them {format_bytes(extra_nominal)} ± "
                    f"{format_bytes(extra.uncertainty)} ({extra.source})")
     return nominal, unc, source
+
+
+def mla_copies(model: ModelSpec, parallel: ParallelSpec, options: SglangOptions, gpu: GpuSpec | None,
+               weights) -> tuple[Bytes, str]:
+    """``engines.sglang.mla_copies.mla_weight_copies`` for a weights plan (CUDA's rule without a GPU)."""
+    if model.mla is None:
+        return Bytes(0), ""
+    from tpkit.engines.sglang.mla_copies import mla_weight_copies
+
+    return mla_weight_copies(model, parallel, version=options.engine_version,
+                             vendor=gpu.vendor if gpu is not None else "NVIDIA", quantization=options.quantization,
+                             weights=weights)
 
 
 def trtllm_pad(model: ModelSpec, parallel: ParallelSpec, options: SglangOptions, gpu: GpuSpec | None,
