@@ -191,9 +191,10 @@ def _weights_table() -> list[str]:
                 from tpkit.engines.sglang.load import trtllm_pad  # the padded expert width (engines/sglang/trtllm_moe.py)
 
                 pad_gib = trtllm_pad(model, par, opts, harness.gpu_of(case), plan)[0].gib
-                from tpkit.engines.sglang.load import mla_copies  # w_kc / w_vc (engines/sglang/mla_copies.py)
+                from tpkit.engines.sglang.load import dp_replicated, mla_copies  # w_kc / w_vc, DP-attention replicas
 
                 pad_gib += mla_copies(model, par, opts, harness.gpu_of(case), plan)[0].gib
+                pad_gib += dp_replicated(model, par, opts, plan)[0].gib
             rope = 0.0
             if engine == "vllm":  # the tower the release does not build (engines/vllm/towers.py)
                 from tpkit.engines.vllm.policy import tower_weights

@@ -115,9 +115,41 @@ def test_other_architectures_and_non_mla_models_get_nothing():
 
 
 def test_load_usage_carries_the_copies():
-    model, gpu, par = deepseek_v3(), lookup_gpu("MI300X"), ParallelSpec(tp=8, dp=8, dp_attention=True)
-    with_copies, _, source = load_usage(model, par, SglangOptions(engine_version="0.5.3.post3"), gpu=gpu)
-    without, _, _ = load_usage(model, par, SglangOptions(engine_version="0.4.0"), gpu=gpu)
+    gpu, par, opts = lookup_gpu("MI300X"), ParallelSpec(tp=8, dp=8, dp_attention=True), SglangOptions(
+        engine_version="0.5.3.post3")
+    with_copies, _, source = load_usage(deepseek_v3(), par, opts, gpu=gpu)
+    other = deepseek_v3(architecture="MiniCPM3ForCausalLM")  # the same tensors, a class without this step
+    without, _, _ = load_usage(other, par, opts, gpu=gpu)
     assert "MLA w_kc / w_vc" in source
-    # 0.4.0 differs by the copies and by the rotary cache's dtype (float32 from 0.4.2 on CUDA only: not here)
-    assert (with_copies - without).bytes == 61 * V3_LAYER
+    assert (with_copies - without).bytes == 61 * V3_LAYER  # gs_620's 0.99 GiB gap: 0.95 GiB of it
+
+
+# DP attention: what DeepSeek's model keeps whole beyond tpkit's attention-TP split (engines/sglang/dp_replicated.py)
+
+def _dp_extra(version, **par):
+    from tpkit.engines.sglang.dp_replicated import dp_attention_replicated
+    from tpkit.engines.sglang.load import planned_weights
+
+    model, parallel = deepseek_v3(), ParallelSpec(**par)
+    weights = planned_weights(model, parallel, SglangOptions(engine_version=version))
+    return dp_attention_replicated(model, parallel, version=version, weights=weights)[0].bytes
+
+
+V3_EMBED = 129280 * 7168 * 2
+
+
+@pytest.mark.parametrize("version, whole", [("0.5.7", True), ("0.5.8", False), ("0.5.23", False)])
+def test_embedding_is_whole_under_dp_attention_up_to_0_5_7(version, whole):
+    extra = _dp_extra(version, tp=8, dp=2, dp_attention=True)  # attention TP 4
+    assert extra == (V3_EMBED - V3_EMBED // 4 if whole else 0)
+
+
+def test_dp_equal_to_tp_needs_nothing_from_0_4_5():
+    assert _dp_extra("0.5.6", tp=8, dp=8, dp_attention=True) == 0
+    assert _dp_extra("0.5.6", tp=8) == 0  # no DP attention
+
+
+@pytest.mark.parametrize("version, replicated", [("0.4.4", True), ("0.4.5", False)])
+def test_lm_head_is_a_replicated_linear_up_to_0_4_4(version, replicated):
+    extra = _dp_extra(version, tp=8, dp=8, dp_attention=True)
+    assert extra == (V3_EMBED - 16160 * 7168 * 2 if replicated else 0)  # planned: 16,160 padded rows per rank
