@@ -174,6 +174,11 @@ def _weights_table() -> list[str]:
 
                 if loads_untied_lm_head(model, opts.engine_version):
                     model = replace(model, tie_word_embeddings=False)
+                if opts.enable_dp_attention:  # attention split over tp / dp, as the plan does (policy.py)
+                    from tpkit.engines.sglang.versions import attention_dp_size
+
+                    dp = attention_dp_size(opts.engine_version, tp=par.tp, dp=par.dp, dp_attention=True)
+                    par = replace(par, dp=dp, dp_attention=True)
             plan = plan_weights(model, par, dtype=getattr(opts, "dtype", None),
                                 quantization=getattr(opts, "quantization", None),
                                 engine="sglang" if engine == "sglang" else None)  # SGLang's Gemma 3 / 4 embedding
@@ -186,6 +191,10 @@ def _weights_table() -> list[str]:
                 from tpkit.engines.sglang.load import trtllm_pad  # the padded expert width (engines/sglang/trtllm_moe.py)
 
                 pad_gib = trtllm_pad(model, par, opts, harness.gpu_of(case), plan)[0].gib
+                from tpkit.engines.sglang.load import dp_replicated, mla_copies  # w_kc / w_vc, DP-attention replicas
+
+                pad_gib += mla_copies(model, par, opts, harness.gpu_of(case), plan)[0].gib
+                pad_gib += dp_replicated(model, par, opts, plan)[0].gib
             rope = 0.0
             if engine == "vllm":  # the tower the release does not build (engines/vllm/towers.py)
                 from tpkit.engines.vllm.policy import tower_weights

@@ -17,7 +17,7 @@ from tpkit.startup.terms import sglang_load_extra
 from tpkit.units import Bytes, format_bytes
 
 __all__ = ["load_usage", "weights_term", "cpu_offload", "rotary_cache_bytes", "loads_untied_lm_head", "planned_weights",
-           "UNCOUNTED_TOWER_SHARE"]
+           "UNCOUNTED_TOWER_SHARE", "mla_copies", "dp_replicated"]
 
 
 _WEIGHTS_CACHE: dict[tuple, tuple[ModelSpec, object]] = {}
@@ -173,6 +173,11 @@ def load_usage(model: ModelSpec, parallel: ParallelSpec, options: SglangOptions,
     nominal, unc, source = params, Bytes(round(params.bytes * share)), f"weights per rank ({what})"
     if pad.bytes:  # the padded expert width SGLang allocates beyond the checkpoint's (engines.sglang.trtllm_moe)
         nominal, source = nominal + pad, f"{source}; {pad_source}"
+    # w_kc / w_vc made from kv_b_proj by the post-load step; DeepSeek's DP-attention replicas (engines.sglang)
+    for more, more_source in (mla_copies(model, parallel, options, gpu, weights),
+                              dp_replicated(model, parallel, options, weights)):
+        if more.bytes:
+            nominal, source = nominal + more, f"{source}; + {more_source}"
     if gpu is not None:
         rope, rope_source = rotary_cache_bytes(model, gpu, options)
         extra = sglang_load_extra(at_least(options.engine_version, "0.5.8"))
@@ -184,6 +189,27 @@ def load_usage(model: ModelSpec, parallel: ParallelSpec, options: SglangOptions,
         source += (f"; + {rope_source}; + load allocations beyond them {format_bytes(extra_nominal)} ± "
                    f"{format_bytes(extra.uncertainty)} ({extra.source})")
     return nominal, unc, source
+
+
+def mla_copies(model: ModelSpec, parallel: ParallelSpec, options: SglangOptions, gpu: GpuSpec | None,
+               weights) -> tuple[Bytes, str]:
+    """``engines.sglang.mla_copies.mla_weight_copies`` for a weights plan (CUDA's rule without a GPU)."""
+    if model.mla is None:
+        return Bytes(0), ""
+    from tpkit.engines.sglang.mla_copies import mla_weight_copies
+
+    return mla_weight_copies(model, parallel, version=options.engine_version,
+                             vendor=gpu.vendor if gpu is not None else "NVIDIA", quantization=options.quantization,
+                             weights=weights)
+
+
+def dp_replicated(model: ModelSpec, parallel: ParallelSpec, options: SglangOptions, weights) -> tuple[Bytes, str]:
+    """``engines.sglang.dp_replicated.dp_attention_replicated`` for a weights plan."""
+    if not parallel.dp_attention:
+        return Bytes(0), ""
+    from tpkit.engines.sglang.dp_replicated import dp_attention_replicated
+
+    return dp_attention_replicated(model, parallel, version=options.engine_version, weights=weights)
 
 
 def trtllm_pad(model: ModelSpec, parallel: ParallelSpec, options: SglangOptions, gpu: GpuSpec | None,
