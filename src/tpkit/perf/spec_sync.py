@@ -13,7 +13,8 @@ counts are copied to the host with a blocking copy before the drafter is launche
 ``get_attn_backends_for_group`` over every layer of every KV-cache group, each layer's own ``get_attn_backend()``,
 then ``_check_and_update_cudagraph_mode`` takes the minimum ``get_cudagraph_support`` and calls
 ``resolve_cudagraph_mode_and_sizes``); the EAGLE / MTP drafter's attention layers are among them (its group key
-even splits on the drafter's own head count: 'a spec-decode draft with fewer attention heads than its target').
+even splits on the drafter's own head count: 'a spec-decode draft with fewer attention heads than its target');
+the same per-layer minimum is in 0.21.0 and 0.33.0 (``min_cg_support`` over ``layers[layer_name].get_attn_backend()``).
 From 0.21.0 the V1 drafter picks its backend itself even when the target's was forced (``perf.triton_verify``
 ``DRAFT_OWN_BACKEND``: ``_create_draft_vllm_config``, 'Never inherit the attention backend from base').  Where that
 own choice is FLASHINFER on a GPU below SM 9.0 (vLLM's automatic choice there with an fp8 KV cache:
