@@ -98,8 +98,6 @@ from __future__ import annotations
 from tpkit.perf.fa2_verify import fa2_verify_without_split
 from tpkit.perf.triton_verify import triton_verify_without_split
 from tpkit.perf.mla_splits import HEURISTIC_FROM, verify_rows_per_token
-from tpkit.perf.spec_sync import (DRAFTER_PIECEWISE_FACT, HYBRID_COPY_FACT, drafter_forces_piecewise,
-                                  hybrid_copy_blocks_drafter)
 
 __all__ = ["SPARSE_CUSTOM", "VLLM_SPARSE_FIRST", "VLLM_SPARSE_SM120_FIRST", "FLASHINFER_SPEC_PIECEWISE",
            "flashinfer_spec_piecewise"]
@@ -306,9 +304,11 @@ def _vllm_graph_modes(ver, backend, mla, algorithm, cc, facts: list[str],
                      "TOKEN_DECODE, flashinfer.py get_cudagraph_support, 0.11–0.32): with speculative decoding vLLM "
                      "sets cudagraph_mode=PIECEWISE ('not supported with spec-decode', config/compilation.py), so "
                      "the verify runs every layer's attention eagerly between graph pieces")
-    elif graph == "full" and drafter_forces_piecewise(draft_backend, cc, ver, algorithm):
-        verify_graph = spec_graph = "piecewise"
-        facts.append(DRAFTER_PIECEWISE_FACT)
+    elif graph == "full" and draft_backend and algorithm is not None:   # the drafter's own backend (speculation only)
+        from tpkit.perf.spec_sync import DRAFTER_PIECEWISE_FACT, drafter_forces_piecewise
+        if drafter_forces_piecewise(draft_backend, cc, ver, algorithm):
+            verify_graph = spec_graph = "piecewise"
+            facts.append(DRAFTER_PIECEWISE_FACT)
     if backend == "TRITON_MLA":
         if ver < (0, 22, 0):
             graph = verify_graph = "piecewise"
@@ -399,9 +399,11 @@ def _drafter_queued(ver: tuple, algorithm: str | None, runner_v2: bool, facts: l
     (``DRAFTER_QUEUED``), except for a hybrid model whose accepted counts are copied with a blocking ``.cpu()``
     before it (``perf.spec_sync.hybrid_copy_blocks_drafter``, 0.10.2–0.16.x); Model Runner V2 is not read for it
     (its draft steps launch no eager work here)."""
-    if hybrid_copy_blocks_drafter(ver, algorithm, hybrid=hybrid, runner_v2=runner_v2):
-        facts.append(HYBRID_COPY_FACT)
-        return False
+    if hybrid and algorithm is not None:        # speculation on a hybrid model only: keeps plain perf's imports
+        from tpkit.perf.spec_sync import HYBRID_COPY_FACT, hybrid_copy_blocks_drafter
+        if hybrid_copy_blocks_drafter(ver, algorithm, hybrid=hybrid, runner_v2=runner_v2):
+            facts.append(HYBRID_COPY_FACT)
+            return False
     queued = algorithm in _V2_METHODS and ver >= DRAFTER_QUEUED and not runner_v2
     if queued:
         facts.append("the drafter is launched straight after sampling with no blocking CPU operation (gpu_model_"

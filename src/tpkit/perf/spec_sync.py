@@ -1,7 +1,8 @@
 """Two vLLM V1-runner facts of the speculative cycle read at the source in round sp32 (issue 13): a drafter that
 picks FlashInfer on its own drags the whole speculative engine to PIECEWISE graphs, and a hybrid model's accepted
 counts are copied to the host with a blocking copy before the drafter is launched (pure engine facts;
-``perf.runtime_vllm._vllm`` applies them).
+``perf.runtime_vllm._vllm`` applies them, importing this module only when speculating: plain ``tpkit perf`` keeps its
+cold-start imports, tests/cli/test_cold_imports.py).
 
     in:  the vLLM version, the drafter's own attention backend (``Runtime.draft_backend``), compute capability,
          the speculative algorithm, whether the model is hybrid (linear-attention / mamba layers), the runner
@@ -47,6 +48,8 @@ also keep from overlapping the verify, has no sourced size and is not charged.
 
 from __future__ import annotations
 
+from tpkit.perf.runtime_vllm import flashinfer_spec_piecewise
+
 __all__ = ["HYBRID_BLOCKING_COPY", "drafter_forces_piecewise", "hybrid_copy_blocks_drafter",
            "DRAFTER_PIECEWISE_FACT", "HYBRID_COPY_FACT"]
 
@@ -72,7 +75,6 @@ def drafter_forces_piecewise(draft_backend: str, cc: tuple[int, int] | None, ver
     """The drafter's own backend (``Runtime.draft_backend``, set only where vLLM's V1 drafter does not inherit a
     forced one, 0.21–0.33) is FLASHINFER on a GPU below SM 9.0 in a release whose FlashInfer declares full graphs
     for single-token decode only (``flashinfer_spec_piecewise``): the whole speculative engine runs PIECEWISE."""
-    from tpkit.perf.runtime_vllm import flashinfer_spec_piecewise   # runtime_vllm imports this module
     return bool(draft_backend) and flashinfer_spec_piecewise(draft_backend, cc, version, algorithm)
 
 
