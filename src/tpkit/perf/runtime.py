@@ -220,7 +220,7 @@ def runtime_for(engine: str, version: str | None, *, compute_capability: tuple[i
             draft = own if own != backend else ""
         rt = (_vllm_sparse(ver, backend, cc, algorithm, runner_v2=v2) if vllm_sparse
               else _vllm(ver, backend, mla, topk, algorithm, runner_v2=v2, cc=cc, query_tokens=verify_tokens,
-                         draft_backend=draft))
+                         draft_backend=draft, hybrid=hybrid))
     if eager:
         rt = {**rt, "target_graph": "eager", "verify_graph": "eager", "draft_graph": "eager", "extend_graph": "eager",
               "facts": rt["facts"] + ("eager mode (SGLang --disable-cuda-graph / vLLM --enforce-eager): every "

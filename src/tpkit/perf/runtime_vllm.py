@@ -261,11 +261,13 @@ def _vllm_draft_graph(ver: tuple[int, int, int], target: str, runner_v2: bool, a
 
 
 def _vllm(ver, backend, mla, topk, algorithm, *, runner_v2: bool = False, cc: tuple[int, int] | None = None,
-          query_tokens: int = 2, draft_backend: str = "") -> dict:
+          query_tokens: int = 2, draft_backend: str = "", hybrid: bool = False) -> dict:
     """The vLLM facts for one deployment (``perf.runtime.runtime_for``): graph modes, the verify's attention, the
-    draft steps and the host overlap, each step appending its sourced lines to ``facts`` in this order."""
+    draft steps and the host overlap, each step appending its sourced lines to ``facts`` in this order.  ``hybrid``:
+    the model has linear-attention / mamba layers (``perf.spec_sync``)."""
     facts = [f"attention backend {backend} (vllm platforms/cuda.py backend priorities filtered by compute capability)"]
-    graph, verify_graph, spec_graph, prefill = _vllm_graph_modes(ver, backend, mla, algorithm, cc, facts)
+    graph, verify_graph, spec_graph, prefill = _vllm_graph_modes(ver, backend, mla, algorithm, cc, facts,
+                                                                 draft_backend)
     rows = verify_rows_per_token("vllm", backend, ver, mla=mla, speculative=algorithm is not None, prefill=prefill)
     if rows:
         facts.append("TRITON_MLA from 0.31 runs the verify's 1 + k query tokens as 1 + k decode rows, each reading "
@@ -276,7 +278,7 @@ def _vllm(ver, backend, mla, topk, algorithm, *, runner_v2: bool = False, cc: tu
     plain_overlap, spec_overlap = _vllm_async_scheduling(ver, algorithm, facts)
     draft = _vllm_draft_graph(ver, spec_graph, runner_v2, algorithm)
     _vllm_draft_graph_fact(ver, algorithm, runner_v2, draft, spec_graph, facts)
-    loop, queued = _draft_loop(ver, algorithm, runner_v2, facts)
+    loop, queued = _draft_loop(ver, algorithm, runner_v2, facts, hybrid=hybrid)
     return dict(plain_overlap=plain_overlap, spec_overlap=spec_overlap, verify_split_kv=split,
                 verify_mla_prefill=prefill and mla, target_graph=graph, verify_graph=verify_graph, draft_graph=draft,
                 extend_graph="piecewise" if prefill and draft == "full" else draft, facts=tuple(facts),
@@ -285,9 +287,11 @@ def _vllm(ver, backend, mla, topk, algorithm, *, runner_v2: bool = False, cc: tu
                 draft_split_kv=draft_split)
 
 
-def _vllm_graph_modes(ver, backend, mla, algorithm, cc, facts: list[str]) -> tuple[str, str, str, bool]:
+def _vllm_graph_modes(ver, backend, mla, algorithm, cc, facts: list[str],
+                      draft_backend: str = "") -> tuple[str, str, str, bool]:
     """(plain decode graph, verify graph, the speculative server's decode graph, verify takes the MLA prefill path):
-    the release's default graph mode, FlashInfer below SM 9.0 under speculation and the MLA backends' limits."""
+    the release's default graph mode, FlashInfer below SM 9.0 under speculation (the target's backend or the
+    drafter's own, ``perf.spec_sync.drafter_forces_piecewise``) and the MLA backends' limits."""
     graph = "full" if ver >= (0, 11, 0) else "piecewise"
     if graph == "piecewise":
         facts.append("PIECEWISE CUDA graphs before 0.11 (FULL_AND_PIECEWISE default from 0.11): attention eager "
@@ -300,6 +304,11 @@ def _vllm_graph_modes(ver, backend, mla, algorithm, cc, facts: list[str]) -> tup
                      "TOKEN_DECODE, flashinfer.py get_cudagraph_support, 0.11–0.32): with speculative decoding vLLM "
                      "sets cudagraph_mode=PIECEWISE ('not supported with spec-decode', config/compilation.py), so "
                      "the verify runs every layer's attention eagerly between graph pieces")
+    elif graph == "full" and draft_backend and algorithm is not None:   # the drafter's own backend (speculation only)
+        from tpkit.perf.spec_sync import DRAFTER_PIECEWISE_FACT, drafter_forces_piecewise
+        if drafter_forces_piecewise(draft_backend, cc, ver, algorithm):
+            verify_graph = spec_graph = "piecewise"
+            facts.append(DRAFTER_PIECEWISE_FACT)
     if backend == "TRITON_MLA":
         if ver < (0, 22, 0):
             graph = verify_graph = "piecewise"
@@ -384,9 +393,17 @@ def _no_split(backend: str, cc, ver: tuple, query_tokens: int) -> bool:
     return fa2_verify_without_split(backend, cc) or triton_verify_without_split(backend, ver, query_tokens)
 
 
-def _drafter_queued(ver: tuple, algorithm: str | None, runner_v2: bool, facts: list[str]) -> bool:
+def _drafter_queued(ver: tuple, algorithm: str | None, runner_v2: bool, facts: list[str], *,
+                    hybrid: bool = False) -> bool:
     """The V1 runner launches the EAGLE-family drafter with no blocking CPU operation after the verify
-    (``DRAFTER_QUEUED``); Model Runner V2 is not read for it (its draft steps launch no eager work here)."""
+    (``DRAFTER_QUEUED``), except for a hybrid model whose accepted counts are copied with a blocking ``.cpu()``
+    before it (``perf.spec_sync.hybrid_copy_blocks_drafter``, 0.10.2–0.16.x); Model Runner V2 is not read for it
+    (its draft steps launch no eager work here)."""
+    if hybrid and algorithm is not None:        # speculation on a hybrid model only: keeps plain perf's imports
+        from tpkit.perf.spec_sync import HYBRID_COPY_FACT, hybrid_copy_blocks_drafter
+        if hybrid_copy_blocks_drafter(ver, algorithm, hybrid=hybrid, runner_v2=runner_v2):
+            facts.append(HYBRID_COPY_FACT)
+            return False
     queued = algorithm in _V2_METHODS and ver >= DRAFTER_QUEUED and not runner_v2
     if queued:
         facts.append("the drafter is launched straight after sampling with no blocking CPU operation (gpu_model_"
@@ -444,12 +461,13 @@ def _vllm_sparse(ver, backend, cc, algorithm, *, runner_v2: bool = False) -> dic
                 sparse_mla=True, drafter_queued=queued)
 
 
-def _draft_loop(ver: tuple, algorithm: str | None, runner_v2: bool, facts: list[str]) -> tuple[int, bool]:
+def _draft_loop(ver: tuple, algorithm: str | None, runner_v2: bool, facts: list[str], *,
+                hybrid: bool = False) -> tuple[int, bool]:
     """(eager ops per draft step of the proposer loop, the drafter is launched with no blocking CPU operation), with
     their facts: one home for the dense and the sparse-MLA paths (``_vllm``, ``_vllm_sparse``; the proposer loop is
     the same ``EagleProposer.propose`` whatever the target's attention)."""
     loop = _proposer_loop_kernels(ver) if algorithm is not None else 0
-    queued = _drafter_queued(ver, algorithm, runner_v2, facts)
+    queued = _drafter_queued(ver, algorithm, runner_v2, facts, hybrid=hybrid)
     if loop:
         facts.append(f"the proposer launches {loop} bookkeeping ops per draft step and the draft's lm_head/argmax "
                      + ("and EAGLE-3 vocab remap " if algorithm == "EAGLE3" else "")
