@@ -1645,6 +1645,12 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # sampler) and VLLM_WSL2_ENABLE_PIN_MEMORY=1 set by smoke_driver.sh; '36,640 tok KV' quoted
     "vp_1060": ("0.25.0", "quoted 'Initializing a V1 LLM engine (v0.25.0)'; install_v025.sh pins vllm==0.25.0",
                 {"wsl2": True, "topk_topp_sampler": "native"}, None),
+    # helper bl32b (2026-12-07, session 32), added blind: OSH-2026/KVFabric's vllm_performance_benchmark runs (eefe3a7d):
+    # Qwen3.5-2B through `vllm bench throughput` (the LLM class) on one RTX 4060 Laptop GPU under WSL2, util 0.85,
+    # 2,048, vision tower built (VLLM_LANGUAGE_MODEL_ONLY=1 is no 0.19.1 variable); vanilla and prefix-caching arms
+    "vp_1086": ("0.19.1", "env.json 'vllm': '0.19.1' (the run's environment record)", {"wsl2": True}, None),
+    "vp_1087": ("0.19.1", "env.json 'vllm': '0.19.1' (the run's environment record)",
+                {"wsl2": True, "enable_prefix_caching": True}, None),
 }
 
 _A100_QWEN_MTP = {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 1,
@@ -2514,7 +2520,8 @@ def _gpu(case: dict) -> dict:
              "MI355X", "H20-96GB", "T4", "RTX-5080",
              "GH200-96GB", "GH200-144GB", "RTX-A5000",  # GH200, RTX-A5000: helper gh18, 2026-12-05
              "Quadro-RTX-6000", "RTX-PRO-4000", "RTX-5090-Laptop",  # helper cat20, 2026-12-06
-             "H200-NVL")  # helper gs29c, 2026-12-07: Massed Compute 'gpu_2x_h200_nvl' (the catalog's H200-NVL entry)
+             "H200-NVL",  # helper gs29c, 2026-12-07: Massed Compute 'gpu_2x_h200_nvl' (the catalog's H200-NVL entry)
+             "RTX-4060-Laptop")  # helper bl32b, 2026-12-07: the catalog's laptop entry (vp_1086 / vp_1087)
     if name in known:
         return {"gpu": name}
     if re.fullmatch(r"\S+-MIG-\d+g\.\d+gb", name):  # a MIG slice of a catalog GPU (helper mig18, 2026-12-05)
