@@ -1651,6 +1651,10 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     "vp_1086": ("0.19.1", "env.json 'vllm': '0.19.1' (the run's environment record)", {"wsl2": True}, None),
     "vp_1087": ("0.19.1", "env.json 'vllm': '0.19.1' (the run's environment record)",
                 {"wsl2": True, "enable_prefix_caching": True}, None),
+    # helper bl32b: ai-dynamo/dynamo's Qwen3.5-0.8B recipe validation (vllm-runtime 1.1.0 = vLLM 0.19.1, one H100-80GB):
+    # deploy.yaml's worker flags; the printed num_gpu_blocks is a kv_blocks case
+    "vp_1088": ("0.19.1", "the recipe README: 'registers in vLLM 0.19.1'; image vllm-runtime:1.1.0",
+                {"enable_prefix_caching": True}, None),
 }
 
 _A100_QWEN_MTP = {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 1,
