@@ -94,3 +94,12 @@ def test_a_misspelt_name_still_gets_the_clear_error(typo, suggestion, capsys):
     err = capsys.readouterr().err
     assert f"unknown GPU {typo!r}" in err and "did you mean" in err and "Traceback" not in err
     assert suggestion in err.split("did you mean", 1)[1].split("?", 1)[0]
+
+
+def test_perf_names_the_laptop_and_says_which_rate_is_missing(capsys):
+    """No tensor rate was sourced for the laptop parts: tpkit perf resolves the name and refuses with the catalog's
+    reason, exit 2, no traceback — not 'unknown GPU'."""
+    assert main(["perf", "Qwen/Qwen2.5-0.5B-Instruct", "--gpu", "RTX 4060 Laptop", "--tp", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown GPU" not in err and "Traceback" not in err
+    assert "RTX-4060-Laptop" in err and "bf16" in err
