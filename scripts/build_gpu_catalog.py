@@ -333,8 +333,9 @@ def _added() -> list[dict]:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from gpu_catalog_added import ADDED
     from gpu_catalog_cat23 import ADDED_23  # helper cat23, 2026-12-06
+    from gpu_catalog_laptops import ADDED_LAPTOPS  # helper bl32b, 2026-12-07
 
-    return ADDED + ADDED_23
+    return ADDED + ADDED_23 + ADDED_LAPTOPS
 
 
 UNIFIED = ("GB10", "Jetson-AGX-Thor")
@@ -395,11 +396,13 @@ def _with_os_totals(entry: dict) -> dict:
     """``entry`` with ``sources["total_linux"]`` / ``sources["total_windows"]`` from ``scripts/gpu_totals_os.py``
     (helper cbw, 2026-12-04): the catalog total is the Linux figure; Windows/WSL2 reports the nvidia-smi total."""
     sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from gpu_catalog_laptops import TOTALS_BY_OS_LAPTOPS  # helper bl32b, 2026-12-07
     from gpu_totals_os import TOTALS_BY_OS
 
-    if entry["name"] not in TOTALS_BY_OS:
+    totals = {**TOTALS_BY_OS, **TOTALS_BY_OS_LAPTOPS}
+    if entry["name"] not in totals:
         return entry
-    linux, windows = TOTALS_BY_OS[entry["name"]]
+    linux, windows = totals[entry["name"]]
     return {**entry, "sources": {**(entry.get("sources") or {}), "total_linux": linux, "total_windows": windows}}
 
 

@@ -1645,6 +1645,16 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # sampler) and VLLM_WSL2_ENABLE_PIN_MEMORY=1 set by smoke_driver.sh; '36,640 tok KV' quoted
     "vp_1060": ("0.25.0", "quoted 'Initializing a V1 LLM engine (v0.25.0)'; install_v025.sh pins vllm==0.25.0",
                 {"wsl2": True, "topk_topp_sampler": "native"}, None),
+    # helper bl32b (2026-12-07, session 32), added blind: OSH-2026/KVFabric's vllm_performance_benchmark runs (eefe3a7d):
+    # Qwen3.5-2B through `vllm bench throughput` (the LLM class) on one RTX 4060 Laptop GPU under WSL2, util 0.85,
+    # 2,048, vision tower built (VLLM_LANGUAGE_MODEL_ONLY=1 is no 0.19.1 variable); vanilla and prefix-caching arms
+    "vp_1086": ("0.19.1", "env.json 'vllm': '0.19.1' (the run's environment record)", {"wsl2": True}, None),
+    "vp_1087": ("0.19.1", "env.json 'vllm': '0.19.1' (the run's environment record)",
+                {"wsl2": True, "enable_prefix_caching": True}, None),
+    # helper bl32b: ai-dynamo/dynamo's Qwen3.5-0.8B recipe validation (vllm-runtime 1.1.0 = vLLM 0.19.1, one H100-80GB):
+    # deploy.yaml's worker flags; the printed num_gpu_blocks is a kv_blocks case
+    "vp_1088": ("0.19.1", "the recipe README: 'registers in vLLM 0.19.1'; image vllm-runtime:1.1.0",
+                {"enable_prefix_caching": True}, None),
 }
 
 _A100_QWEN_MTP = {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 1,
@@ -2514,7 +2524,8 @@ def _gpu(case: dict) -> dict:
              "MI355X", "H20-96GB", "T4", "RTX-5080",
              "GH200-96GB", "GH200-144GB", "RTX-A5000",  # GH200, RTX-A5000: helper gh18, 2026-12-05
              "Quadro-RTX-6000", "RTX-PRO-4000", "RTX-5090-Laptop",  # helper cat20, 2026-12-06
-             "H200-NVL")  # helper gs29c, 2026-12-07: Massed Compute 'gpu_2x_h200_nvl' (the catalog's H200-NVL entry)
+             "H200-NVL",  # helper gs29c, 2026-12-07: Massed Compute 'gpu_2x_h200_nvl' (the catalog's H200-NVL entry)
+             "RTX-4060-Laptop")  # helper bl32b, 2026-12-07: the catalog's laptop entry (vp_1086 / vp_1087)
     if name in known:
         return {"gpu": name}
     if re.fullmatch(r"\S+-MIG-\d+g\.\d+gb", name):  # a MIG slice of a catalog GPU (helper mig18, 2026-12-05)
@@ -3665,10 +3676,27 @@ GS31D_OFF = {  # helper gs31d (2026-12-07, session 31): blind misses above 5 % (
                "+3.8 %, gs_408 +2.7 %): no reading yet."),
 }
 
+BL32B_OFF = {  # helper bl32b (2026-12-07, session 32): blind misses above 8 % (round bl32b, docs/accuracy.md §6.4)
+    cid: ("Blind -35.5 % (10,880 tokens planned, 16,864 printed): Qwen3.5-2B through `vllm bench throughput` (0.19.1, "
+          "the LLM class) on an RTX 4060 Laptop GPU under WSL2 (8,188 MiB), util 0.85, 2,048" + arm + ". The pool is "
+          "12 % of the budget (Available KV cache memory 0.79 of 6.80 GiB printed), so tpkit's 0.27 GiB more non-KV "
+          "memory (0.52 GiB available planned) is -35 %; the hybrid groups round it further (tokens = num_blocks // 4 "
+          "groups x 544: 82 blocks -> 20 x 544 planned; 0.79 GiB / 6,684,672 B is about 126 -> 31 x 544 printed). Two "
+          "inputs, no rule: (1) the weights, 4.38 GiB planned against 4.25 printed, are tpkit's 4.25 GiB of parameters "
+          "plus the MRoPE cache (4 x 262,144 rows, 0.125 GiB, in the load since vp_603); the case's config carries a "
+          "sibling's vision widths (1152 / 4304), and with the Qwen3.5-4B's official ones (1024 / 4096: "
+          "OFFICIAL_VISION_CONTRACTS['4B'], search-index file 61026521556) the parameters are 69.5 M fewer, 4.12 GiB, "
+          "4.25 with the cache, as printed; (2) the profile's peak is the vision encoder's dummy image, 1.88 GiB planned "
+          "with 1152 / 4304, 1.70 with 1024 / 4096. With the 4B's widths (not the 2B's published vision_config: none "
+          "was found) tpkit plans 17,952 tokens (+6.5 %). VLLM_LANGUAGE_MODEL_ONLY=1 is no 0.19.1 variable, so the "
+          "tower is built and profiled, as planned.")
+    for cid, arm in (("vp_1086", ""), ("vp_1087", ", --enable-prefix-caching (the same pool printed and planned)"))
+}
+
 for _cid, _why in {**VRES_OFF, **O19C_OFF, **BL20_OFF, **BL20B_OFF, **CAT20_OFF, **O20_OFF, **WHY21_OFF,
                    **GS21_OFF, **BL21C_OFF, **BL22B_OFF,
                    **BL22C_OFF, **BL23_OFF, **GS24_OFF, **GS25C_OFF, **GS25B_OFF, **AMD26_OFF, **GS28C_OFF, **GS29B_OFF,
-                   **GS30B_OFF, **GS30E_OFF, **BL30B_OFF, **GS31B_OFF, **GS31D_OFF}.items():
+                   **GS30B_OFF, **GS30E_OFF, **BL30B_OFF, **GS31B_OFF, **GS31D_OFF, **BL32B_OFF}.items():
     PUBLIC_EDITS.setdefault(_cid, {})["why_off"] = _why
 PUBLIC_EDITS["vp_066"]["why_off"] += (
     f" {VRES}: the weights gap is torch's caching allocator (engines/vllm/weight_blocks.py): at tp 2 the "

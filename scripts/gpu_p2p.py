@@ -57,7 +57,10 @@ PCIE_P2P: dict[str, tuple[bool, str]] = {
               "for GeForce cards as a class; no trace of this board found). Caveat: " + _PATCHED
               + ". Default: no P2P")
        for name in ("RTX-4080", "RTX-4070-Ti-SUPER", "RTX-3060-12GB", "RTX-5060-Ti-16GB", "RTX-5070-Ti",
-                    "RTX-5080", "RTX-5090-Laptop")},  # RTX-5090-Laptop: helper cat20, 2026-12-06 (one per laptop)
+                    "RTX-5080", "RTX-5090-Laptop",  # RTX-5090-Laptop: helper cat20, 2026-12-06 (one per laptop)
+                    # the RTX 40 / 50 laptop parts: helper bl32b, 2026-12-07 (one per laptop)
+                    "RTX-4050-Laptop", "RTX-4060-Laptop", "RTX-4070-Laptop", "RTX-4080-Laptop", "RTX-4090-Laptop",
+                    "RTX-5070-Laptop", "RTX-5070-Ti-Laptop", "RTX-5080-Laptop")},
     # cloud-only boards: the VMs they are rented in expose no peer access
     "A10G": (False, (
         "no P2P on the AWS g5 instances that carry it: https://github.com/vllm-project/vllm/pull/2192 (vLLM "

@@ -71,8 +71,8 @@ def test_totals_rest_on_the_public_prints_and_stay_out_of_total_matching():
      "NVIDIA GeForce RTX 5090 Laptop", LAPTOP),
     ("|   0  Quadro RTX 6000                On  |   00000000:3B:00.0 Off |", "Quadro RTX 6000", QUADRO),
     ("0, NVIDIA RTX PRO 4000 Blackwell, 24467 MiB, 595.84", "NVIDIA RTX PRO 4000 Blackwell", PRO4000),
-    # a laptop part the catalog lacks is never read as its desktop namesake
-    ("NVIDIA GeForce RTX 5080 Laptop GPU", "NVIDIA GeForce RTX 5080 Laptop", None),
+    # a laptop part is never read as its desktop namesake (the RTX 5080 Laptop: catalogued by bl32b, 2026-12-07)
+    ("NVIDIA GeForce RTX 5080 Laptop GPU", "NVIDIA GeForce RTX 5080 Laptop", "RTX-5080-Laptop"),  # bl32b added it
     ("NVIDIA RTX PRO 4000 Blackwell Laptop GPU", "NVIDIA RTX PRO 4000 Blackwell Laptop", None),
     ("NVIDIA GeForce RTX 5080", "NVIDIA GeForce RTX 5080", "RTX-5080"),
 ])
