@@ -2350,21 +2350,18 @@ SGLANG_PUBLIC = {
                {"cuda_graph_max_bs": 256}, None),
     # gs_676: helper gs32a (2026-12-07, session 32): a start-up of SGLang as an RL framework's rollout engine, committed
     # by radixark/miles (logs/cp2_ep4.log, 304c748b): Qwen3.5-35B-A3B, one engine at tp 8 / ep 8 on 8x H200, EAGLE on
-    # the MTP layer; the colocated Megatron trainer starts after the pool is sized.  The engine sizes every rank from
-    # the group minimum (0.5.9 model_runner.py init_torch_distributed, get_available_gpu_memory(distributed=...)), so
-    # free_at_start is the smallest rank's 'Load weight begin' figure
+    # the MTP layer; the colocated Megatron trainer starts after the pool is sized.  Entered blind with free_at_start =
+    # the smallest rank's 'Load weight begin' (137.72 GiB); tpkit refused it (harness.machine_of: that figure lies above
+    # the plan's own pre-load prediction, 137.15 GiB at tp 8, so the profile's free memory would exceed the card), the
+    # first outcome in blind_scores.json ('listed, not scored').  Changed after that outcome (docs/accuracy.md §6.4
+    # round gs32a, not blind): free_at_start dropped, since the log's own lines show the cards empty before the engine
+    # (Init torch distributed mem usage + 'Load weight begin' = 139.26-139.27 GiB on every rank of the H200's 139.80:
+    # only the engine's CUDA context) and free_at_start is for cards other processes share
     "gs_676": ("0.5.9", "miles' Dockerfile at the log's commit: FROM lmsysorg/sglang:v0.5.9 with the 'sglang-miles' branch "
                         "over it; the printed ServerArgs = the 0.5.9 wheel's 328 fields + 2 of the branch's",
                {"speculative_algorithm": "EAGLE", "speculative_num_steps": 2, "speculative_eagle_topk": 1,
                 "speculative_num_draft_tokens": 3, "cuda_graph_max_bs": 512, "disable_radix_cache": True,
-                "disable_overlap_schedule": True,
-                "free_at_start": {
-                    "gib": 137.72, "line": "[2026-04-04 06:24:25 TP1 EP1] Load weight begin. avail mem=137.72 GB",
-                    "evidence": "SGLang's pre_model_load_memory ('Load weight begin. avail mem', GiB printed as 'GB'), "
-                                "the smallest of the 8 ranks (TP0 137.77, TP1-TP6 137.72, TP7 137.95) after a 1.31-1.54 "
-                                "GB distributed init: 139.26-139.27 GiB free before the engine on every card of the "
-                                "H200's 139.80, nothing of the colocated trainer yet (its first line follows the "
-                                "engine's max_total_num_tokens line)"}}, None),
+                "disable_overlap_schedule": True}, None),
     # gs_465: helper gs29b (2026-12-06, session 29): a committed SGLang server log of a Nebius InferenceX reproduction
     # (heyram74/nebius_sopertors_inferencex_benchmark): DeepSeek-R1-0528 at tp 8 on H200, InferenceX's dsr1_fp8_h200.sh flags
     "gs_465": ("0.5.12", "image lmsysorg/sglang:v0.5.12-cu130 (scripts/run_deepseekr1.sh), run 2026-06-11; the printed "
