@@ -2362,6 +2362,16 @@ SGLANG_PUBLIC = {
                {"speculative_algorithm": "EAGLE", "speculative_num_steps": 2, "speculative_eagle_topk": 1,
                 "speculative_num_draft_tokens": 3, "cuda_graph_max_bs": 512, "disable_radix_cache": True,
                 "disable_overlap_schedule": True}, None),
+    # gs_677: helper gs32a: the SGLang server of TRL's GRPO SGLang-backend branch (huggingface/trl PR #2981,
+    # mytest.ipynb at 10bcbb8c, 2025-02-20): Qwen2.5-0.5B-Instruct at tp 1 on one unnamed 80 GB card
+    "gs_677": ("0.4.3", "not printed: the branch installs sglang from git main (2025-02-20); the printed ServerArgs = the "
+                        "0.4.3 / 0.4.3.post2 wheels' 98 fields",
+               {"gpu_assumed": {
+                   "gpu": "A100-SXM-80GB", "candidates": ["A100-SXM-80GB", "H100-SXM-80GB"],
+                   "note": "GPU not named (the notebook sets CUDA_VISIBLE_DEVICES=7); 78.84 GiB available before the load "
+                           "fits the 80 GB class only (A100-80GB or H100-80GB: 79.15 / 79.19 GiB CUDA totals). Planned "
+                           "on the first candidate, as gs_130; every candidate's prediction lies inside the others' "
+                           "bands (tests/validation/test_validation_set.py checks it)"}}, None),
     # gs_465: helper gs29b (2026-12-06, session 29): a committed SGLang server log of a Nebius InferenceX reproduction
     # (heyram74/nebius_sopertors_inferencex_benchmark): DeepSeek-R1-0528 at tp 8 on H200, InferenceX's dsr1_fp8_h200.sh flags
     "gs_465": ("0.5.12", "image lmsysorg/sglang:v0.5.12-cu130 (scripts/run_deepseekr1.sh), run 2026-06-11; the printed "
