@@ -2364,6 +2364,30 @@ SGLANG_PUBLIC = {
                {}, None),
     "gs_671": ("0.5.5.post3", "image rocm/sgl-dev:v0.5.5.post3-rocm700-mi30x-20251130 (the log's folder name)",
                {"cuda_graph_max_bs": 256}, None),
+    # gs_676: helper gs32a (2026-12-07, session 32): a start-up of SGLang as an RL framework's rollout engine, committed
+    # by radixark/miles (logs/cp2_ep4.log, 304c748b): Qwen3.5-35B-A3B, one engine at tp 8 / ep 8 on 8x H200, EAGLE on
+    # the MTP layer; the colocated Megatron trainer starts after the pool is sized.  Entered blind with free_at_start =
+    # the smallest rank's 'Load weight begin' (137.72 GiB); tpkit refused it (harness.machine_of: that figure lies above
+    # the plan's own pre-load prediction, 137.15 GiB at tp 8, so the profile's free memory would exceed the card), the
+    # first outcome in blind_scores.json ('listed, not scored').  Changed after that outcome (docs/accuracy.md §6.4
+    # round gs32a, not blind): free_at_start dropped, since the log's own lines show the cards empty before the engine
+    # (Init torch distributed mem usage + 'Load weight begin' = 139.26-139.27 GiB on every rank of the H200's 139.80:
+    # only the engine's CUDA context) and free_at_start is for cards other processes share
+    "gs_676": ("0.5.9", "miles' Dockerfile at the log's commit: FROM lmsysorg/sglang:v0.5.9 with the 'sglang-miles' branch "
+                        "over it; the printed ServerArgs = the 0.5.9 wheel's 328 fields + 2 of the branch's",
+               {"speculative_algorithm": "EAGLE", "speculative_num_steps": 2, "speculative_eagle_topk": 1,
+                "speculative_num_draft_tokens": 3, "cuda_graph_max_bs": 512, "disable_radix_cache": True,
+                "disable_overlap_schedule": True}, None),
+    # gs_677: helper gs32a: the SGLang server of TRL's GRPO SGLang-backend branch (huggingface/trl PR #2981,
+    # mytest.ipynb at 10bcbb8c, 2025-02-20): Qwen2.5-0.5B-Instruct at tp 1 on one unnamed 80 GB card
+    "gs_677": ("0.4.3", "not printed: the branch installs sglang from git main (2025-02-20); the printed ServerArgs = the "
+                        "0.4.3 / 0.4.3.post2 wheels' 98 fields",
+               {"gpu_assumed": {
+                   "gpu": "A100-SXM-80GB", "candidates": ["A100-SXM-80GB", "H100-SXM-80GB"],
+                   "note": "GPU not named (the notebook sets CUDA_VISIBLE_DEVICES=7); 78.84 GiB available before the load "
+                           "fits the 80 GB class only (A100-80GB or H100-80GB: 79.15 / 79.19 GiB CUDA totals). Planned "
+                           "on the first candidate, as gs_130; every candidate's prediction lies inside the others' "
+                           "bands (tests/validation/test_validation_set.py checks it)"}}, None),
     # gs_465: helper gs29b (2026-12-06, session 29): a committed SGLang server log of a Nebius InferenceX reproduction
     # (heyram74/nebius_sopertors_inferencex_benchmark): DeepSeek-R1-0528 at tp 8 on H200, InferenceX's dsr1_fp8_h200.sh flags
     "gs_465": ("0.5.12", "image lmsysorg/sglang:v0.5.12-cu130 (scripts/run_deepseekr1.sh), run 2026-06-11; the printed "

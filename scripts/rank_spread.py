@@ -253,10 +253,16 @@ ROCM_SIGN = re.compile(r"\brocm\b|\bhip\b|\bgfx9[0-9a-f]{2}\b|\baiter\b|\bMI[23]
 server_args print 'enable_aiter_allreduce_fusion'), an Instinct MI2xx / MI3xx name, a Hygon DCU, RCCL"""
 
 
+NOT_A_SIGN = "Only CUDA, HIP and XPU support AWQ currently."
+"""SGLang's import-time warning of a process that sees no GPU (srt/layers/quantization/awq.py, the module's last
+``else`` branch, 0.5.9 wheel): it names HIP on any platform (sg_961: a CPU-only Ray actor of a CUDA run; helper gs32a)"""
+
+
 def platform_of(text: str, gpu) -> str:
     """"rocm" where the log (or the GPU its entry names) shows an AMD / HIP platform (``ROCM_SIGN``), else "cuda"
     (SGLang's default build; the logs without a sign are NVIDIA runs or name no GPU)."""
     name = str(gpu or "")
+    text = text.replace(NOT_A_SIGN, "")
     if ROCM_SIGN.search(name) or name.upper().startswith("MI") or ROCM_SIGN.search(text):
         return "rocm"
     return "cuda"

@@ -264,6 +264,19 @@ def test_a_set_slot_count_or_speculative_states_pin_nothing():
     assert s.charged.high.bytes - s.charged.low.bytes > 2**30 * 0.99
 
 
+@pytest.mark.parametrize("version", ["0.5.3", "0.5.9", "0.5.23"])
+def test_the_intermediate_conv_windows_widen_the_speculative_charge(version):
+    """MambaPool prints the intermediate conv windows on the same line as the intermediate SSM states wherever it
+    prints either (0.5.3 - 0.5.23, mem_cache/memory_pool.py MambaPool.__init__); both are allocated with the pool,
+    so both widen the charge (helper gs32a, 2026-12-07: sg_961's 0.26 GB were left out)."""
+    spec = _MAMBA.rstrip(b" \n") + b" intermediate_ssm_state_cache size: 1.00GB intermediate_conv_window_cache size: 0.26GB \n"
+    only = _MAMBA.rstrip(b" \n") + b" intermediate_ssm_state_cache size: 1.00GB \n"
+    with_window, without = _state(version, spec), _state(version, only)
+    assert with_window.intermediate.mid.bytes - without.intermediate.mid.bytes == pytest.approx(0.26 * 2**30, abs=2**20)
+    assert with_window.charged.high.bytes - without.charged.high.bytes == pytest.approx(0.265 * 2**30, abs=2**20)  # + print rounding
+    assert with_window.charged.low == without.charged.low
+
+
 def test_a_0_5_3_line_without_the_slot_count_takes_the_release_count():
     line = b"[2025-10-06 00:00:00 TP0] Mamba Cache is allocated. conv_state size: 0.10GB, ssm_state size: 4.38GB \n"
     assert _state("0.5.3", line).slots == 512

@@ -108,6 +108,8 @@ def test_the_figures_are_what_the_corpus_measures():
     ("Automatically detected platform rocm.", None, "rocm"),
     ("", "MI300X", "rocm"),
     ("", "H100-SXM-80GB", "cuda"),
+    ("UserWarning: Only CUDA, HIP and XPU support AWQ currently.", None, "cuda"),  # awq.py, a GPU-less process
+    ("UserWarning: Only CUDA, HIP and XPU support AWQ currently. rccl", None, "rocm"),
 ])
 def test_the_platform_is_the_logs_own_sign(text, gpu, platform):
     assert load_script("rank_spread").platform_of(text, gpu) == platform

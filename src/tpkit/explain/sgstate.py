@@ -85,9 +85,15 @@ def state_from_anchors(view, version: str, max_running: int | None = None) -> St
     inter = iv_of(inter_a.size) if inter_a is not None else None
     extra = ""
     if inter is not None:
+        # the same line prints the intermediate conv windows next to the SSM states (0.5.3 - 0.5.23,
+        # mem_cache/memory_pool.py MambaPool.__init__: both allocated with the pool; helper gs32a, 2026-12-07)
+        window_a = _last(view, "mamba_intermediate_conv_size")
+        window = f" + {window_a.size.text}" if window_a is not None else ""
+        if window_a is not None:
+            inter = inter + iv_of(window_a.size)
         charged = Iv(low=charged.low, high=charged.high + inter.high)
-        extra = (f"; + 0 … {inter_a.size.text} of speculative intermediate states (their charged part depends on the "
-                 "release's capped request count)")
+        extra = (f"; + 0 … {inter_a.size.text}{window} of speculative intermediate states (their charged part depends "
+                 "on the release's capped request count)")
     source = (f"'Mamba Cache is allocated' conv {conv.size.text} + ssm {ssm.size.text} over {allocated:,} slots; "
               f"{why_n}; the KV budget loses {charged_n:,} of them (SGLang {version}: "
               f"{'slots + padding slot, 0.5.17+' if charged_n > slots else 'the padding slot not charged, ≤ 0.5.16'})"

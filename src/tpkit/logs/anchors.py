@@ -51,8 +51,10 @@ MEANINGS: dict[str, tuple[str, str]] = {
     "mamba_conv_size": (SIZE, f"bytes of the state pool's conv states, all slots (size + 1) and layers; {_SG}"),
     "mamba_ssm_size": (SIZE, f"bytes of the state pool's SSM / recurrent states, all slots (size + 1) and layers; "
                              f"{_SG}"),
-    "mamba_intermediate_size": (SIZE, f"speculative decoding: intermediate SSM states and conv windows of the "
-                                      f"state pool; {_SG}"),
+    "mamba_intermediate_size": (SIZE, f"speculative decoding: intermediate SSM states of the state pool; {_SG}"),
+    "mamba_intermediate_conv_size": (SIZE, f"speculative decoding: intermediate conv windows of the state pool, "
+                                           f"printed on the same line (0.5.3 - 0.5.23, mem_cache/memory_pool.py "
+                                           f"MambaPool); {_SG}"),
     "pool_end_avail": (SIZE, f"free memory after the KV and req_to_token pools were allocated; {_SG}"),
     "graph_begin_avail": (SIZE, f"free memory before CUDA-graph capture; {_SG}"),
     "graph_end_avail": (SIZE, f"free memory after CUDA-graph capture; {_SG}"),

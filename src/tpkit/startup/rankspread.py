@@ -48,9 +48,9 @@ __all__ = ["SGLANG_BELOW_RANK0", "SGLANG_RANGE", "VLLM_RANGE", "VLLM_RANGE_WORLD
 
 
 SPREAD_STATS = {
-    "sglang": {"below_rank0": (0.13, 0.85, 42, ("sg_738",)), "range": (0.42, 0.85, 42, ("sg_738",)),
+    "sglang": {"below_rank0": (0.13, 0.85, 43, ("sg_738",)), "range": (0.42, 0.85, 43, ("sg_738",)),
                "range_world2": (0.42, 0.77, 14, ("sg_018",)),
-               "range_world_gt2": (0.47, 0.85, 28, ("sg_738",))},
+               "range_world_gt2": (0.47, 0.85, 29, ("sg_738",))},
     "vllm": {"below_rank0": (0.10, 0.10, 9, ("vl_101",)), "range": (0.47, 0.47, 9, ("vl_101", "vl_102")),
              "range_world2": (0.0, 0.0, 6, ("vl_084", "vl_087", "vl_131", "vl_310", "vl_314", "vl_485")),
              "range_world_gt2": (0.47, 0.47, 3, ("vl_101", "vl_102"))},
@@ -99,11 +99,13 @@ rounds together, 42 deployments: below rank 0 p90 0.13 GiB (max 0.85, sg_738), r
 over 14, range_world_gt2 0.47 over 28 (max 0.85); helper gs31a (2026-12-07, session 31): sg_851-sg_857, seven
 more one_batch logs of that B200 host (tp 8 / 2 / 4 / 4 / 4 / 2 / 8), join its three deployments (42 still; below rank 0
 / range 0.07 / 0.32 at tp 8, 0.03-0.04 / 0.16 at tp 4, 0.00 / 0.00 at tp 2: sg_782's, sg_783's and sg_781's figures):
-no figure moves"""
+no figure moves; helper gs32a (2026-12-07, session 32): sg_961 (Qwen3.5-35B-A3B at tp 8 / ep 8 on H200, radixark/miles'
+committed GRPO log, every rank printed; TP0 0.04 GiB and TP7 0.23 GiB above TP1-TP6 after the weights) makes 43 (29 above
+world 2; a CUDA deployment, ``PLATFORM_STATS`` cuda 31): no figure moves"""
 
 PLATFORM_STATS = {
     "rocm": {"below_rank0": (0.42, 0.85, 13, ("sg_738",)), "range": (0.44, 0.85, 13, ("sg_738",))},
-    "cuda": {"below_rank0": (0.09, 0.77, 30, ("sg_018",)), "range": (0.42, 0.77, 30, ("sg_018",))},
+    "cuda": {"below_rank0": (0.09, 0.77, 31, ("sg_018",)), "range": (0.42, 0.77, 31, ("sg_018",))},
 }
 """SGLang by platform (helper cap31a, 2026-12-07, session 31): platform → figure → (p90 GiB, max GiB, deployments, logs at
 the max), ``scripts/rank_spread.py platform_stats``: the logs that print every rank, split by their own sign of an AMD /
