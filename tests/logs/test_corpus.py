@@ -42,7 +42,7 @@ KNOWN = {
                "_moe_forward_shared), which the profile run, capture and serving all run; 'high-concurrency' is the "
                "thread's title",
     # held-back round ex32 (docs/accuracy.md §7.3)
-    "sg_962": "sglang#11957: the error lines in prose, no engine line and no traceback; 'RuntimeError: invalid argument' "
+    "sg_1002": "sglang#11957: the error lines in prose, no engine line and no traceback; 'RuntimeError: invalid argument' "
               "alone (sgl-kernel's check, whose wording was not read in its source) names no failure kind",
     "vl_1391": "vllm#42609: the custom all-reduce's CUDACHECK exit leaves no traceback and no start-up step; 'during "
                "graph-buffer registration' is the comment's prose (the .cuh's line numbers are not in the wheels)",
