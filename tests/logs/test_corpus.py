@@ -41,6 +41,15 @@ KNOWN = {
     "vl_1380": "vllm-project/vllm-ascend#8141: the excerpt keeps a MoE forward's frames only (moe_forward_shared, "
                "_moe_forward_shared), which the profile run, capture and serving all run; 'high-concurrency' is the "
                "thread's title",
+    # held-back round ex32 (docs/accuracy.md §7.3)
+    "sg_1002": "sglang#11957: the error lines in prose, no engine line and no traceback; 'RuntimeError: invalid argument' "
+              "alone (sgl-kernel's check, whose wording was not read in its source) names no failure kind",
+    "vl_1391": "vllm#42609: the custom all-reduce's CUDACHECK exit leaves no traceback and no start-up step; 'during "
+               "graph-buffer registration' is the comment's prose (the .cuh's line numbers are not in the wheels)",
+    "vl_1393": "vllm PR#56193: the CUDACHECK line and 'Worker proc … died' only; 'immediately after CUDA graph capture' "
+               "is the description's prose",
+    "vl_1394": "vllm#45604: no capture or graph-profiling line precedes the CUDACHECK lines; 'reaches CUDA graph memory "
+               "profiling' is the description's prose",
 }
 PHASE_WORDS = {"weight_load": "weights"}
 """label words outside the schema's phase names, as written in the data"""

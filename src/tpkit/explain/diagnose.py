@@ -19,7 +19,7 @@ from tpkit.records import dataclass
 from tpkit.units import Bytes, GiB, format_bytes
 
 __all__ = ["Fix", "Diagnosis", "MARGIN", "RENAMED", "INSTEAD", "release_fixes", "capture_error_not_memory",
-           "pool_error_not_memory", "custom_allreduce_fix",
+           "pool_error_not_memory", "custom_allreduce_fix", "failure_texts",
            "MAX_FRACTION", "fp8_could_halve_weights", "bytes_text", "kv_heads_shard", "names_a_cause"]
 
 MARGIN = GiB(1)
@@ -261,13 +261,23 @@ def release_fixes(diagnosis, engine: str | None, version: str | None):
     return diagnosis if fixes == diagnosis.fixes else replace(diagnosis, fixes=fixes)
 
 
+def failure_texts(parsed) -> str:
+    """The details and evidence of the run's errors, one text (what ``custom_allreduce_fix`` reads)."""
+    return "\n".join(t for f in parsed.failures if f.severity == "error" for t in (f.detail, f.evidence) if t)
+
+
 def custom_allreduce_fix(root: str) -> list[Fix]:
-    """``--disable-custom-all-reduce`` first when the capture's error comes from the custom all-reduce kernels: their
+    """``--disable-custom-all-reduce`` first when the error comes from the custom all-reduce kernels: their
     CUDACHECK names ``custom_all_reduce.cuh`` (``logs.failures._CUSTOM_AR_CUDACHECK``), and without them vLLM
     all-reduces through NCCL (``distributed/device_communicators/cuda_communicator.py``: the ``CustomAllreduce`` is
-    built only ``if use_custom_allreduce``, which is ``parallel_state._ENABLE_CUSTOM_ALL_REDUCE``, off under ``--disable-custom-all-reduce``; vLLM 0.11.0 wheel), so
-    the graphs are still captured.  The custom all-reduce's IPC buffers are freed too, so the KV cache can only
-    grow; no token count is stated (round ex28: vllm#56180, vl_1153)."""
+    built only ``if use_custom_allreduce``, which is ``parallel_state._ENABLE_CUSTOM_ALL_REDUCE``, off under
+    ``--disable-custom-all-reduce``; vLLM 0.11.0 wheel), so the graphs are still captured.  SGLang builds its custom
+    all-reduce, v1 or the JIT v2 (``dispatch_custom_allreduce``), only ``if use_custom_allreduce``, which
+    ``set_custom_all_reduce(not server_args.disable_custom_all_reduce)`` sets (srt/distributed/parallel_state.py and
+    model_executor/model_runner.py, 0.5.10 and 0.5.15 wheels).  Whatever the step that printed the error (a
+    CUDACHECK exit leaves no traceback to place it: vllm#42609, vl_1391), the kernels that failed are not built.
+    The custom all-reduce's IPC buffers are freed too, so the KV cache can only grow; no token count is stated
+    (round ex28: vllm#56180, vl_1153; round ex32: any phase, and SGLang)."""
     if "custom_all_reduce" not in root and "custom all-reduce" not in root:
         return []
     return [Fix(flags="--disable-custom-all-reduce", kv_tokens=None, fits=True,

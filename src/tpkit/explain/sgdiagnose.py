@@ -8,7 +8,8 @@ import math
 from dataclasses import replace
 
 from tpkit.explain.diagnose import (MARGIN, MAX_FRACTION, Diagnosis, Fix, fp8_could_halve_weights, bytes_text,
-                                   kv_heads_shard, capture_error_not_memory, pool_error_not_memory)
+                                   kv_heads_shard, capture_error_not_memory, pool_error_not_memory,
+                                   custom_allreduce_fix, failure_texts)
 from tpkit.explain.refusals import REFUSED
 from tpkit.explain.sgbudget import BudgetReplan, mm_bytes, pool_tokens, rope_bytes
 from tpkit.units import Bytes, GiB
@@ -44,7 +45,7 @@ def diagnose_sglang(parsed, a, ctx) -> Diagnosis:
     elif phase == "weights":
         cause, short, fixes = _weights_failure(failure, a, ctx, plan)
     elif phase == "cuda_graph" and (root := capture_error_not_memory(parsed)) is not None:
-        cause, short, fixes = _graph_error(root, a)
+        cause, short, fixes = _graph_error(root, a, failure_texts(parsed))
     elif phase == "cuda_graph":
         cause, short, fixes = _graph_failure(failure, a, ctx, plan)
     elif phase == "first_request" and (root := pool_error_not_memory(parsed, "first_request")) is not None:
@@ -261,14 +262,17 @@ def _weights_from_catalog(ctx, cause: str, fixes: list[Fix], held=None) -> tuple
     return cause + "; " + finding, [Fix(**kw) for kw in found]
 
 
-def _graph_error(root: str, a):
+def _graph_error(root: str, a, texts: str = ""):
     """The capture failed on a CUDA error that is not a lack of memory (``diagnose.capture_error_not_memory``):
-    (cause, short, fixes) — only skipping the capture avoids it; a smaller fraction or batch would not."""
+    (cause, short, fixes) — skipping the capture avoids it, and so does turning off the custom all-reduce where its
+    kernels failed (``diagnose.custom_allreduce_fix`` on the failures' ``texts``); a smaller fraction or batch would
+    not."""
     cause = (f"CUDA-graph capture failed on an error that is not a lack of memory ({root}); SGLang's "
              "'Capture cuda graph failed' advice (smaller --mem-fraction-static / --cuda-graph-max-bs) does not apply: "
              "a kernel or call in the captured forward is not capturable")
-    return cause, None, [Fix(flags="--disable-cuda-graph", kv_tokens=a.tokens_printed, fits=True,
-                             why="no CUDA graph is captured (slower decode); the KV pool is unchanged")]
+    return cause, None, [*custom_allreduce_fix(f"{root}\n{texts}"), Fix(
+        flags="--disable-cuda-graph", kv_tokens=a.tokens_printed, fits=True,
+        why="no CUDA graph is captured (slower decode); the KV pool is unchanged")]
 
 
 def _graph_failure(failure, a, ctx, plan: BudgetReplan):

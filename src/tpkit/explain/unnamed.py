@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from tpkit.explain.diagnose import Diagnosis, names_a_cause
+from tpkit.explain.diagnose import Diagnosis, Fix, custom_allreduce_fix, names_a_cause
 from tpkit.logs.failures import POOL_SLOT_ERRORS
 
 __all__ = ["unnamed_diagnosis", "NO_TEXT_KINDS", "UNNAMED_PHASES"]
@@ -17,15 +17,21 @@ NO_TEXT_KINDS = ("exception", "engine_start_failed")
 """failure kinds that say only that the run failed (``logs.failures``: a cut traceback is ``exception`` with the
 detail 'traceback cut before its exception line'; the engines' start-failure headers are ``engine_start_failed``)"""
 
-UNNAMED_PHASES = {"sglang": ("weights", "first_request"), "vllm": ("weights", "kv_pool")}
+UNNAMED_PHASES = {"sglang": ("weights", "first_request", "cuda_graph"), "vllm": ("weights", "kv_pool", "cuda_graph")}
 """by engine, the phases whose diagnoses read any failure as out of memory (``sgdiagnose._weights_failure`` /
 ``_first_request_failure``, ``voom.weights_failure`` and vLLM's KV-pool step, whose diagnosis otherwise says "no
 memory left for the KV cache" from the phase alone: round ex30's logs, docs/accuracy.md §7.3); vLLM's first-request
-diagnosis asks for a ``cuda_oom`` already; the capture keeps ex22's memory reading of a cut quote
-(``diagnose.capture_error_not_memory``), SGLang's KV pool its own rules"""
+diagnosis asks for a ``cuda_oom`` already; SGLang's KV pool keeps its own rules.  The capture (round ex32): a
+traceback cut in the capture with no error line was read "out of memory while capturing CUDA graphs" from the phase
+alone (vllm's vl_1376, pytorch#170433; flashinfer#2546, whose error is past the excerpt); ex22's memory reading of a
+*quoted* error cut short stays (``diagnose.capture_error_not_memory``: a ``cuda_graph_capture_failed`` failure is not
+of ``NO_TEXT_KINDS``)"""
 
 _WHERE = {"weights": "loading the weights", "first_request": "serving its first requests",
-          "kv_pool": "in the profile run that sizes the KV cache"}
+          "kv_pool": "in the profile run that sizes the KV cache", "cuda_graph": "capturing the CUDA graphs"}
+_SKIP_CAPTURE = {"sglang": "--disable-cuda-graph", "vllm": "--enforce-eager"}
+"""the flag that captures no CUDA graph (SGLang ``--disable-cuda-graph``, vLLM ``--enforce-eager``): whatever failed
+in the capture is not run, so it is offered for a capture failure whose error is not printed"""
 """how a cause names each of ``UNNAMED_PHASES``' phases"""
 
 
@@ -65,5 +71,8 @@ def unnamed_diagnosis(parsed, engine: str | None) -> Diagnosis | None:
         cause = (f"the run failed {where}, but the log does not print the error ({primary.detail or 'no exception line'}"
                  f"; {primary.phase_evidence}): nothing says it was a lack of memory, so no memory fix is given; the "
                  "exception line after the traceback names the cause")
+    fixes = () if primary.phase != "cuda_graph" else (*custom_allreduce_fix(primary.phase_evidence), Fix(
+        flags=_SKIP_CAPTURE[engine], kv_tokens=None, fits=True,
+        why="no CUDA graph is captured, so whatever failed in the capture does not run (slower decode)"))
     return Diagnosis(status="failed", phase=primary.phase, cause=cause,
-                     evidence=f"line {primary.line_no}: {primary.evidence[:160]}")
+                     evidence=f"line {primary.line_no}: {primary.evidence[:160]}", fixes=fixes)

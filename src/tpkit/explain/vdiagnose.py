@@ -7,10 +7,11 @@ import math
 from functools import partial
 
 from tpkit.explain.diagnose import (MAX_FRACTION, Diagnosis, Fix, bytes_text, kv_heads_shard, fp8_could_halve_weights,
-                                   capture_error_not_memory, custom_allreduce_fix)
+                                   capture_error_not_memory, custom_allreduce_fix, failure_texts)
 from tpkit.explain.interval import mid_bytes
 from tpkit.explain.refusals import REFUSED
-from tpkit.explain.voom import first_request_failure, graph_failure, oom_short, weights_failure
+from tpkit.explain.voom import (POOL_ALLOCATION, first_request_failure, graph_failure, oom_short,
+                                pool_alloc_failure, weights_failure)
 from tpkit.units import Bytes, GiB, MiB
 
 __all__ = ["diagnose_vllm"]
@@ -63,6 +64,8 @@ def diagnose_vllm(parsed, a, ctx) -> Diagnosis:
         cause, short, fixes = _startup_free_memory(failure, ctx, a)
     elif failure.kind == "cpu_kv_space":
         cause, short, fixes = _cpu_kv_space(failure)
+    elif phase == "kv_pool" and failure.kind == "cuda_oom" and any(f in failure.phase_evidence for f in POOL_ALLOCATION):
+        cause, short, fixes = pool_alloc_failure(failure, a, tokens_for)  # the sized pool's allocation (ex32)
     elif phase == "kv_pool" and (done := _profile_oom(parsed, a, ctx)) is not None:  # V0 profile run (rt23)
         cause, short, fixes = done
     elif phase == "kv_pool" or failure.kind in ("no_kv_memory", "kv_budget_non_positive"):
@@ -70,8 +73,9 @@ def diagnose_vllm(parsed, a, ctx) -> Diagnosis:
     elif phase == "cuda_graph" and (root := capture_error_not_memory(parsed)) is not None:
         cause = (f"CUDA-graph capture failed on an error that is not a lack of memory ({root}): a kernel or call in "
                  "the captured forward is not capturable; a lower --gpu-memory-utilization would not help")
-        short, fixes = None, [*custom_allreduce_fix(root), Fix(flags="--enforce-eager", kv_tokens=a.tokens_printed, fits=True,
-                                  why="no CUDA graphs are captured (slower decode); the KV cache is unchanged")]
+        short, fixes = None, [*custom_allreduce_fix(f"{root}\n{failure_texts(parsed)}"), Fix(
+            flags="--enforce-eager", kv_tokens=a.tokens_printed, fits=True,
+            why="no CUDA graphs are captured (slower decode); the KV cache is unchanged")]
     elif phase == "cuda_graph":
         cause, short, fixes = graph_failure(failure, a, tokens_for)
     elif phase == "weights":
@@ -80,7 +84,9 @@ def diagnose_vllm(parsed, a, ctx) -> Diagnosis:
         cause, short, fixes = first_request_failure(failure, a, tokens_for)
     else:
         cause, short, fixes = f"{failure.kind.replace('_', ' ')}: {failure.detail or failure.evidence[:160]}", \
-            oom_short(failure), []
+            oom_short(failure), custom_allreduce_fix(failure_texts(parsed))
+        if fixes:  # a CUDACHECK exit places no step (round ex32: vllm#42609)
+            cause += ": the custom all-reduce kernels failed, not a lack of memory"
     return Diagnosis(status="failed", phase=phase, cause=cause, short_by=short, evidence=ev, fixes=tuple(fixes))
 
 

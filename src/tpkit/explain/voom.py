@@ -10,7 +10,15 @@ from tpkit.explain.diagnose import Fix, bytes_text, fp8_could_halve_weights
 from tpkit.explain.interval import mid_bytes
 from tpkit.units import GiB
 
-__all__ = ["first_request_failure", "graph_failure", "oom_short", "weights_failure"]
+__all__ = ["first_request_failure", "graph_failure", "oom_short", "weights_failure", "POOL_ALLOCATION",
+           "pool_alloc_failure"]
+
+POOL_ALLOCATION = ("_allocate_kv_cache", "initialize_kv_cache_tensors")
+"""the frames that allocate a KV cache vLLM has already sized: V1 ``GPUModelRunner.initialize_kv_cache_tensors`` ->
+``_allocate_kv_cache_tensors`` (``torch.zeros`` of each tensor of the ``KVCacheConfig`` that ``get_kv_cache_configs``
+sized from the profiled available memory; v1/worker/gpu_model_runner.py, 0.20.0, 0.22.0 and 0.29.0 wheels), V0
+``CacheEngine._allocate_kv_cache`` (``num_gpu_blocks`` from ``determine_num_available_blocks``; worker/
+cache_engine.py, 0.10.1 wheel) (round ex32: vllm#42147)"""
 
 
 def _vreplan():
@@ -97,4 +105,22 @@ def first_request_failure(failure, a, tokens_for):
         cause += f": asked for {req.text}, {free.text} free (short by {bytes_text(short)})"
     fixes = _lower_utilisation(a.utilization, total, short, avail, tokens_for,
                                why="leaves room outside vLLM's budget for the activations")
+    return cause, short, fixes
+
+
+def pool_alloc_failure(failure, a, tokens_for):
+    """Out of memory allocating a KV cache vLLM had already sized (``POOL_ALLOCATION``): (cause, short, fixes).
+
+    The pool's size is the profile's available memory, so at allocation that much was not free: memory another
+    process took after the profile, or a term the profile did not see.  The pool is too large, not too small: a
+    lower utilization shrinks it by Δu × total (``_lower_utilisation``: the shortfall plus 1 GiB), which a smaller
+    profile run, more of the device or more GPUs would not do."""
+    req, free, short = _oom_sizes(failure)
+    total = mid_bytes(a.total)
+    cause = ("out of memory allocating the KV cache vLLM had sized: the memory its profile found for the pool was "
+             "not free at allocation (another process took memory after the profile, or a term the profile missed)")
+    if short is not None:
+        cause += f": asked for {req.text}, {free.text} free (short by {bytes_text(short)})"
+    fixes = _lower_utilisation(a.utilization, total, short, mid_bytes(a.available), tokens_for,
+                               why="a smaller KV cache: the pool shrinks by Δu × total, more than the shortfall")
     return cause, short, fixes

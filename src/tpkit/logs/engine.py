@@ -255,7 +255,10 @@ ENGINE_WORDS = (
               # the capture's progress bars: V0 ModelRunner.capture_model (worker/model_runner.py, 0.10.1 wheel) and
               # V1 GPUModelRunner's "Capturing CUDA graphs ({mode}, {kind})" (v1/worker/gpu_model_runner.py, 0.10.1
               # and 0.20.0 wheels); SGLang 0.4.6, 0.5.9 and 0.5.23 print neither (their bar is 'Capturing batches')
-              "Capturing CUDA graph shapes", "Capturing CUDA graphs (")),
+              "Capturing CUDA graph shapes", "Capturing CUDA graphs (",
+              # GPUModelRunner.profile_cudagraph_memory's log line (v1/worker/gpu_model_runner.py, 0.20.0, 0.22.0 and
+              # 0.29.0 wheels; no such words in SGLang 0.5.10 or 0.5.15)
+              "Profiling CUDA graph memory")),
 )
 
 PROCESS_NAMES = (

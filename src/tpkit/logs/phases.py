@@ -98,6 +98,11 @@ _MARKERS = (
     ("graph_done", ("graph end", "Graph capturing finished")),
     ("graph", ("graph begin", "Capturing cudagraphs", "Capturing CUDA graph", "Capturing the model for CUDA graphs",
                "Capture cuda graph bs")),
+    # vLLM V1's CUDA-graph memory profiling, logged by GPUModelRunner.profile_cudagraph_memory inside the worker's
+    # determine_available_memory after profile_run and before 'Available KV cache memory' (v1/worker/gpu_model_runner.py
+    # and gpu_worker.py, 0.20.0, 0.22.0 and 0.29.0 wheels): a failure after it is the graphs' profiling, the step the
+    # frame rule places at cuda_graph (profile_cudagraph_memory; round ex32: vllm PR#43923)
+    ("graph_profile", ("Profiling CUDA graph memory",)),
     # vLLM V1 with kv_cache_memory_bytes prints 'reserved X GiB memory for KV Cache as specified by …' where it would
     # print 'Available KV cache memory'; 'torch.compile took' is 'takes' reworded (both: 0.26.0 wheel, ex23)
     ("kv_done", ("KV Cache is allocated", "Memory pool end", "Available KV cache memory", "GPU KV cache size",
@@ -111,8 +116,9 @@ _MARKERS = (
                  "Multi-thread loading shards")),
     ("dist", ("Init torch distributed begin",)),
 )
-STEP_ORDER = ("dist", "weights", "weights_done", "kv_done", "graph", "graph_done", "serving")
-_STATE_PHASE = {"dist": "other", "weights": "weights", "weights_done": "kv_pool", "kv_done": "kv_pool",
+STEP_ORDER = ("dist", "weights", "weights_done", "graph_profile", "kv_done", "graph", "graph_done", "serving")
+_STATE_PHASE = {"dist": "other", "weights": "weights", "weights_done": "kv_pool", "graph_profile": "cuda_graph",
+                "kv_done": "kv_pool",
                 "graph": "cuda_graph", "graph_done": "first_request", "serving": "first_request"}
 MARKER_NEEDLES = tuple(n for _, needles in _MARKERS for n in needles)
 
@@ -212,7 +218,12 @@ def load_only_phase(kind: str, furthest: str | None) -> tuple[str, str] | None:
     return None
 
 
-_ENCODER = lazy(r"vit_attn_wrappers|vit_torch_sdpa_wrapper|embed_multimodal|get_multimodal_embeddings")
+_ENCODER = lazy(r"vit_attn_wrappers|vit_torch_sdpa_wrapper|embed_multimodal|get_multimodal_embeddings|"
+                r"mm_encoder_attention")
+"""a multimodal encoder's frames; ``mm_encoder_attention``: vLLM's ``MMEncoderAttention`` ("Multi-headed attention
+without any cache, used for multimodal encoder", model_executor/layers/attention/mm_encoder_attention.py, 0.17.0,
+0.20.0 and 0.29.0 wheels; in 0.20.0 only the models' vision towers build it), whose ``forward_xpu`` / ``_forward_fa``
+call the ``vit_*_wrapper`` kernels (round ex32: vllm#37828, an Intel Arc 140V)"""
 
 
 def encoder_phase(frames: list[str]) -> tuple[str, str] | None:

@@ -59,6 +59,10 @@ _MODEL_CLASS_FILE = lazy(r"/(?:vllm/model_executor|sglang/srt)/models/\w+\.py$")
 load's model construction (``logs.phases``' last rule; round ex31: QwenLM/Qwen3-VL#1493)"""
 _MID_PREFIX = lazy(r"\((?:VllmWorker|EngineCore|Worker_TP)")
 """a vLLM process header inside a line (``logs.engine.FORMAT_MARKERS``' '(…' literals), read for its format"""
+_IGNORED, _IGNORED_REACH = "Exception ignored in", 6
+"""CPython's default ``sys.unraisablehook`` writes "Exception ignored in: {obj!r}", a traceback and its exception
+line for an error it cannot raise (a ``__del__``'s) and the program goes on (Python docs): not the run's failure
+(round ex32: flashinfer#2546); the exception line comes within ``_IGNORED_REACH`` lines of the last frame"""
 _WINDOW_LINES, _LOOKBACK_LINES = 10, 200
 _TB_REACH = 120
 """a failure is explained by a traceback whose last frame is at most this many lines earlier"""
@@ -70,6 +74,7 @@ class _Traceback:
     last: int
     frames: list[str] = field(default_factory=list)
     closed: bool = False
+    ignored: int = 0  # 1: Python's "Exception ignored in: …" report (``_IGNORED``), 2: its exception line read
 
 
 @dataclass(kw_only=True, slots=True)
@@ -276,6 +281,8 @@ class Scan:
             self._methods[rank.label] = (line_no, m.group(1))
         if _TB_START in message:
             tb = self._tracebacks[rank.label] = _Traceback(start=line_no, last=line_no)
+            above = self._line_start(line_no - 1)
+            tb.ignored = int(above is not None and self.text.startswith(_IGNORED, above))
             header = self._methods.pop(rank.label, None)
             if header is not None and 0 < line_no - header[0] <= 2:
                 tb.frames.append(f"{header[1]} (the worker method of V0's header, line {header[0]})")
@@ -290,7 +297,7 @@ class Scan:
         tb = self._tracebacks.get(rank.label)
         if tb is None or tb.closed:
             tb = self._tracebacks[rank.label] = _Traceback(start=line_no, last=line_no)
-        if not self._past or self._past[-1] is not tb:
+        if (not self._past or self._past[-1] is not tb) and not tb.ignored:
             self._past.append(tb)
         for path, _, func in frames[:200]:
             built = ": a model class's constructor" if func == "__init__" and _MODEL_CLASS_FILE.search(path) else ""
@@ -312,9 +319,10 @@ class Scan:
 
     def _traceback_for(self, rank: RankKey, line_no: int) -> _Traceback | None:
         own = self._tracebacks.get(rank.label)
-        if own is not None and own.frames and line_no - own.last <= _TB_REACH:
+        if own is not None and own.frames and not own.ignored and line_no - own.last <= _TB_REACH:
             return own
-        recent = [tb for tb in self._tracebacks.values() if tb.frames and line_no - tb.last <= _TB_REACH]
+        recent = [tb for tb in self._tracebacks.values()
+                  if tb.frames and not tb.ignored and line_no - tb.last <= _TB_REACH]
         return max(recent, key=lambda tb: tb.last) if recent else None
 
     def _phase(self, kind: str, rank: RankKey, line_no: int, message: str = "") -> tuple[str, str]:
@@ -338,6 +346,10 @@ class Scan:
 
     def _failures(self, line_no: int, end: int, rank: RankKey, message: str, level: str | None = None) -> None:
         found = fl.detect(message, self._window(end)) if _may_fail(message) else []
+        ignored = [tb for tb in self._tracebacks.values() if tb.ignored == 1 and 0 < line_no - tb.last <= _IGNORED_REACH]
+        if ignored and not found and _EXCEPTION.match(message):  # the unraisable report's exception line
+            ignored[0].ignored, ignored[0].closed = 2, True
+            return
         if not found:
             tb = self._tracebacks.get(rank.label)
             m = _EXCEPTION.match(message) if tb is not None and not tb.closed and tb.frames else None
@@ -382,7 +394,8 @@ class Scan:
                 continue
             after = [tb for tb in self._past if tb.frames and f.line_no < tb.start <= f.line_no + _TB_REACH]
             frames = self._cut_frames(min(after, key=lambda tb: tb.start)) if after else []
-            found = fl.traceback_phase(frames, f.phase_evidence.rpartition(": ")[2] if after_header else None)
+            found = fl.traceback_phase(frames, f.phase_evidence.rpartition(": ")[2] if after_header else None) or \
+                (encoder_phase(frames) if after_header and _STARTUP_FAILED.search(f.evidence[:300]) else None)
             if found:
                 self.failures[i] = replace(f, phase=found[0], phase_evidence=f"{found[1]}, quoted after the error")
             elif f.phase_evidence == _NO_STEP and (load := fl.load_only_phase(f.kind, self._state.get("*"))):
@@ -390,7 +403,7 @@ class Scan:
         self._orphan_errors()
         if any(f.severity == "error" for f in self.failures):
             return
-        cut = [(label, tb) for label, tb in self._tracebacks.items() if tb.frames and not tb.closed]
+        cut = [(label, tb) for label, tb in self._tracebacks.items() if tb.frames and not tb.closed and not tb.ignored]
         if not cut:
             return
         label, tb = max(cut, key=lambda item: item[1].last)
@@ -421,14 +434,21 @@ class Scan:
         record, the header the start of the next (sglang#28702, Google Cloud Logging's one entry per line)."""
         for line_no, rank, text in self._orphans:
             f = next((f for f in self.failures if f.severity == "error" and 0 < f.line_no - line_no <= 2
-                      and f.kind == "engine_start_failed"), None)
+                      and f.kind in ("engine_start_failed", "cuda_graph_capture_failed")), None)
             cut = f is not None and any(tb.frames and not tb.closed and f.line_no <= tb.start <= f.line_no + 1
                                         for tb in self._past)
-            if cut:
+            # SGLang's capture wrapper raises Exception(f"Capture cuda graph failed: {e}") from the capture's own
+            # error, which Python prints first (model_executor/cuda_graph_runner.py, 0.5.10; runner/
+            # decode_cuda_graph_runner.py, 0.5.15): a wrapper quoting nothing is explained by the exception line
+            # just above it (round ex32: THUDM/slime#1998)
+            wraps = f is not None and f.kind == "cuda_graph_capture_failed" and \
+                not f.evidence.partition("Capture cuda graph failed")[2].strip(" :.")
+            if cut or wraps:
+                why = ("the error printed just before SGLang's capture wrapper, which quotes none" if wraps else
+                       "the exception line printed just before the header, the end of the same record on another rank")
                 self.failures.append(fl.Failure(
                     kind="exception", severity="error", phase=f.phase,
-                    phase_evidence=f"{f.phase_evidence}; the exception line printed just before the header, the end "
-                                   "of the same record on another rank", rank=rank, line_no=line_no,
+                    phase_evidence=f"{f.phase_evidence}; {why}", rank=rank, line_no=line_no,
                     evidence=text[:400], detail=text[:300]))
 
     def _line_start(self, number: int) -> int | None:
