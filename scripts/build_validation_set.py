@@ -2473,6 +2473,12 @@ SGLANG_PUBLIC = {
     **{cid: ("0.5.12", "the write-up's 'SGLang 0.5.12.post1 (source)' and the sibling server_info 'version' 0.5.12.post1 "
                        "(rules 0.5.12)", {}, None) for cid in ("gs_643", "gs_645", "gs_646")},
     "gs_644": ("0.5.12", "the folder's server_info 'version': '0.5.12.post1' (rules 0.5.12)", {"cuda_graph_max_bs": 256}, None),
+    # gs_701 / gs_702: helper gs32b (2026-12-07, session 32): teo-ma/rtxpro6000-benchmark's two committed SGLang server
+    # logs (Azure NC RTX PRO 6000 BSE v6, a whole-card MIG 4g.96gb vGPU instance of 94,895 MiB): Qwen3-14B-FP8 and
+    # genovalabs' Qwen2.5-72B-Instruct FP8, tp 1, the launch script's --quantization fp8 (a flag the command gives)
+    **{cid: ("0.5.6", "the printed ServerArgs carries exactly the 0.5.6.post2 wheel's 291 field names, in order; the "
+                      "repository's 'sglang 0.5.6.post2' (rules 0.5.6, as gs_256)", {"quantization": "fp8"}, None)
+       for cid in ("gs_701", "gs_702")},
 }
 
 # --- vLLM ------------------------------------------------------------------------------------------------------
