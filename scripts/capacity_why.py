@@ -78,7 +78,11 @@ SWITCHES = {
 terms no line prints that the rebuild may add.  allowances widen one end (rank_spread, rocm_bound, vllm_*); charges
 move the range (stream_pool, metadata_kernels, rope_reserve, mm_reservation)."""
 
-ALLOWANCES = ("rank_spread", "rocm_bound", "vllm_worker_spread", "vllm_min_worker")
+KINDS = {"stream_pool": "charge", "metadata_kernels": "charge", "rope_reserve": "charge", "mm_reservation": "charge",
+         "rank_spread": "spread", "vllm_worker_spread": "spread", "vllm_min_worker": "spread",
+         "rocm_bound": "device bound"}
+"""what each switch is: a charge sized from a source or a measurement (not printed by the log), a cross-rank spread
+measured on the corpus (``startup.rankspread``), the ROCm bound from the card's total (``explain.sgrocm``)"""
 
 VARIANTS = {
     "rocm_corpus": ("tpkit.explain.sglang", "_rocm_gap", _rocm_corpus),
@@ -144,7 +148,7 @@ def width(row: dict) -> tuple[int | None, float | None]:
     if not rng or row.get("printed") is None:
         return None, None
     w = rng[1] - rng[0]
-    return w, 100.0 * w / max(abs(row["printed"]), 1)
+    return w, (100.0 * w / row["printed"] if row["printed"] > 0 else None)  # a pin of 0 (no budget): no %
 
 
 def rests_on(case: dict, row: dict, recheck) -> dict:
@@ -201,6 +205,14 @@ def summary(rows: list[dict]) -> list[str]:
         for n in r["why_audit"]["needs"]:
             counts[n] = counts.get(n, 0) + 1
     lines.append("needs, by term: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items(), key=lambda kv: -kv[1])))
+    kinds: dict[str, int] = {}
+    for r in by["needs"]:
+        named = {n for need in r["why_audit"]["needs"] for n in need.replace("any of ", "").split(" / ")}
+        key = " + ".join(sorted({KINDS[n] for n in named}))
+        kinds[key] = kinds.get(key, 0) + 1
+    lines.append("needs, by kind (charge: sourced / measured size not printed; spread: corpus-measured cross-rank "
+                 "allowance; device bound: the ROCm card's total): "
+                 + ", ".join(f"{k} {v}" for k, v in sorted(kinds.items(), key=lambda kv: -kv[1])))
     tagc: dict[str, int] = {}
     for r in hits:
         for t in r["why_audit"]["tags"]:
@@ -211,8 +223,8 @@ def summary(rows: list[dict]) -> list[str]:
         pct = sorted(width(r)[1] for r in group if width(r)[1] is not None)
         if pct:
             q = lambda p: pct[min(len(pct) - 1, int(p * len(pct)))]  # noqa: E731
-            lines.append(f"width, % of the printed count, {name} ({len(pct)}): median {q(0.5):.3f} %, p90 {q(0.9):.3f} %, "
-                         f"max {pct[-1]:.3f} %; ≤ 0.1 %: {sum(p <= 0.1 for p in pct)}, 0.1–1 %: "
+            lines.append(f"width, % of the printed count, {name} ({len(pct)}): median {q(0.5):.3f} %, "
+                         f"p90 {q(0.9):.3f} %, max {pct[-1]:.3f} %; ≤ 0.1 %: {sum(p <= 0.1 for p in pct)}, 0.1–1 %: "
                          f"{sum(0.1 < p <= 1 for p in pct)}, > 1 %: {sum(p > 1 for p in pct)}")
     return lines
 
@@ -254,7 +266,7 @@ def audit(rows: list[dict], cases: dict, recheck) -> list[str]:
         if r["outcome"] == "hit":
             r["why_audit"] = rests_on(cases[r["id"]], r, recheck)
         rng = f"{r['range'][0]:,}–{r['range'][1]:,}" if r.get("range") else "—"
-        shown = "—" if w is None else f"{w:,} ({pct:.3f} %)"
+        shown = "—" if w is None else f"{w:,}" + ("" if pct is None else f" ({pct:.3f} %)")
         rest = label(r["why_audit"]) if r.get("why_audit") else ", ".join(r.get("terms", [])) or "—"
         printed = "—" if r["printed"] is None else f"{r['printed']:,}"
         out.append(f"| {r['id']} | {r['engine']} | {printed} | {rng} | {shown} | {r['outcome']} | {rest} |")

@@ -57,20 +57,33 @@ TOTAL_ROUNDING = GiB(0.005)
 
 METADATA_CLASSES = frozenset({
     "BailingMoEForCausalLM", "BailingMoeForCausalLM", "BailingMoeForCausalLMNextN", "BailingMoeV2ForCausalLM",
-    "BailingMoeV2_5ForCausalLM", "DeepseekV2ForCausalLM", "DeepseekV32ForCausalLM", "DeepseekV3ForCausalLM",
-    "DeepseekV3ForCausalLMNextN", "DotsVLMForCausalLM", "ExaoneMoEForCausalLM", "ExaoneMoEForCausalLMMTP",
-    "Glm4MoeForCausalLM", "Glm4MoeForCausalLMNextN", "Glm4MoeLiteForCausalLM", "GlmMoeDsaForCausalLM",
-    "GptOssForCausalLM", "InternS1ProForConditionalGeneration", "LLaDA2MoeModelLM", "LongcatFlashForCausalLM",
-    "LongcatFlashForCausalLMNextN", "MiMoV2FlashForCausalLM", "MiMoV2MTP", "MindSporeForCausalLM",
-    "MiniMaxM2ForCausalLM", "MistralLarge3ForCausalLM", "MistralLarge3ForCausalLMEagle", "Qwen2MoeForCausalLM",
-    "Qwen3MoeForCausalLM", "Qwen3NextForCausalLM", "Qwen3NextForCausalLMMTP", "Qwen3VLMoeForConditionalGeneration",
-    "Qwen3_5MoeForConditionalGeneration", "SDARMoeForCausalLM", "Step3VLForConditionalGeneration"})
+    "BailingMoeV2_5ForCausalLM", "BailingMoeV3ForCausalLM", "BailingMoeV3VLForConditionalGeneration",
+    "DeepseekV2ForCausalLM", "DeepseekV32ForCausalLM", "DeepseekV3ForCausalLM", "DeepseekV3ForCausalLMNextN",
+    "DeepseekV4ForCausalLM", "DeepseekV4ForCausalLMNextN", "Dots3NoteForCausalLM", "Dots3NoteForCausalLMNextN",
+    "DotsVLMForCausalLM", "ExaoneMoEForCausalLM", "ExaoneMoEForCausalLMMTP", "ExaoneMoeForCausalLM",
+    "Glm4MoeForCausalLM", "Glm4MoeForCausalLMNextN", "Glm4MoeLiteForCausalLM", "Glm4MoeLiteForCausalLMNextN",
+    "Glm5NextForConditionalGeneration", "Glm5NextForConditionalGenerationNextN", "GlmMoeDsaForCausalLM",
+    "GlmMoeDsaForCausalLMNextN", "GptOssForCausalLM", "InternS1ProForConditionalGeneration",
+    "InternS2PreviewForConditionalGeneration", "K2HorizonForCausalLM", "KimiK25ForConditionalGeneration",
+    "LLaDA2MoeModelLM", "LongcatFlashForCausalLM", "LongcatFlashForCausalLMNextN", "MellumForCausalLM",
+    "MiMoV2FlashForCausalLM", "MiMoV2ForCausalLM", "MiMoV2MTP", "MindSporeForCausalLM", "MiniMaxM2ForCausalLM",
+    "MiniMaxM3SparseForCausalLM", "MiniMaxM3SparseForConditionalGeneration", "MistralLarge3ForCausalLM",
+    "MistralLarge3ForCausalLMEagle", "NemotronHForCausalLM", "NemotronHForCausalLMMTP",
+    "NemotronHPuzzleForCausalLM", "NemotronH_Nano_Omni_Reasoning_V3", "NemotronH_Nano_VL_V2",
+    "NemotronH_Omni_Reasoning_V3", "Qwen2MoeForCausalLM", "Qwen3MoeForCausalLM", "Qwen3MoeForCausalLMMTP",
+    "Qwen3NextForCausalLM", "Qwen3NextForCausalLMMTP", "Qwen3VLMoeForConditionalGeneration", "Qwen3_5ForCausalLM",
+    "Qwen3_5ForCausalLMMTP", "Qwen3_5MoeForCausalLM", "Qwen3_5MoeForConditionalGeneration",
+    "Qwen4ExpForCausalLMMTP", "Qwen4ExpForConditionalGeneration", "SDARMoeForCausalLM", "SarvamMLAForCausalLM",
+    "SarvamMoEForCausalLM", "Step3VLForConditionalGeneration", "Step3p5ForCausalLM", "Step3p5MTP",
+    "Step3p7ForConditionalGeneration", "TransformersMoEEmbeddingModel", "TransformersMoEForCausalLM",
+    "TransformersMoEForSequenceClassification", "TransformersMultiModalMoEEmbeddingModel",
+    "TransformersMultiModalMoEForCausalLM", "TransformersMultiModalMoEForSequenceClassification", "XllmForCausalLM"})
 """The ``EntryClass`` names whose class defines or inherits ``get_model_config_for_expert_location`` (so
 ``ModelConfigForExpertLocation.from_model_config`` returns a config and ``initialize`` builds the metadata on the
-GPU), the union over the sglang 0.5.3, 0.5.4.post1, 0.5.6 and 0.5.9 wheels (``srt/models/*.py`` read with Python's
-``ast``, helper cap32): 19, 20, 22 and 34 classes; a class added later is in no release before it, so the union only
-widens.  Grok1ForCausalLM, LlamaForCausalLM, Llama4ForCausalLM, MixtralForCausalLM, Qwen3ForCausalLM have none in
-any of the four."""
+GPU), the union over the sglang 0.5.3, 0.5.4.post1, 0.5.6, 0.5.9, 0.5.12, 0.5.18 and 0.5.23 wheels (``srt/models/*.py``
+read with Python's ``ast`` by ``scripts/expert_location_classes.py``, helper cap32): 19, 20, 22, 34, 48, 59 and 76
+classes, 77 in all; a class added later is in no release before it, so the union only widens.  Grok1ForCausalLM,
+Grok1ModelForCausalLM, LlamaForCausalLM, Llama4ForCausalLM, MixtralForCausalLM and Qwen3ForCausalLM have it in none."""
 
 METADATA_END = "0.4.10"
 """the first release whose ``from_model_config`` returns None for a class without the method
@@ -130,7 +143,8 @@ def rocm_pre_gap(parsed: ParsedLog, ctx: Context, *, reference: str = "device",
         return None
     high = Bytes(lost + rounding.bytes)
     why = (f"ROCm: SGLang samples pre_model_load_memory right after the distributed init and prints 'Load weight "
-           f"begin' later (model_runner.py init_torch_distributed → initialize → load_model, 0.5.4.post1 / 0.5.6 read), "
+           f"begin' later (model_runner.py init_torch_distributed → initialize → load_model, 0.5.4.post1 / 0.5.6 "
+           "read), "
            f"and {getattr(ctx.model, 'architecture', None) or 'the model'} builds the expert-location metadata on the "
            f"GPU in between; {label}'s 'Load weight begin' + 'Init torch distributed ends. mem usage' = "
            f"{gib_text(Bytes(begin.bytes + init.bytes))} lies {gib_text(Bytes(lost))} under {top_text}, so the pre "
