@@ -32,9 +32,10 @@ __all__ = ["SglangAnchored", "anchor_sglang", "GIB_NOTE"]
 ROCM_GAP_ITEM = "lost after the pre sample (ROCm bound)"
 
 RANK_SPREAD = SGLANG_BELOW_RANK0
-"""how far SGLang's MIN over the ranks of the free memory before / after the weights lies below rank 0 (p90 of the
-corpus logs that print every rank, ``startup.rankspread``); a log that prints other ranks only takes
-``startup.rankspread.SGLANG_RANGE``"""
+"""how far SGLang's MIN over the ranks of the free memory before / after the weights lies below rank 0, pooled over
+every platform (p90 of the corpus logs that print every rank, ``startup.rankspread``): what a log whose GPU is not
+known takes; an AMD or NVIDIA GPU's log takes its platform's figure, and a log that prints other ranks only the range
+(``startup.rankspread.sglang_rank_spread``)"""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
