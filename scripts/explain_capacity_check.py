@@ -27,7 +27,10 @@ capacity lines.  They reach ``explain_log`` as the CLI's flags do (``explain.con
 what the log lacks; one that contradicts the log is reported, the log's value kept, and the row says so).  Every
 other setting comes from the log.  A log without a config there is a miss with that reason.
 
-    PYTHONPATH=src python scripts/explain_capacity_check.py [--json]
+    PYTHONPATH=src python scripts/explain_capacity_check.py [--json] [--why]
+
+``--why`` first prints what each hit rests on (``capacity_why.audit``: the range's width, the terms no line prints
+that the hit needs, the ROCm bounds compared), then the usual output.
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from capacity_crash_pins import (Pin, _line_no, _unclamped, pin_no_budget, pin_not_enough_memory,  # noqa: E402
                                  pin_vllm_no_blocks)
+from capacity_why import audit, terms  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "logs" / "data"
@@ -122,6 +126,7 @@ def strip_capacity(data: bytes) -> bytes:
 
 def check(case: dict, models: dict[str, dict]) -> dict:
     from tpkit.explain import explain_log
+    from tpkit.explain.context import is_rocm
 
     data = (DATA / case["file"]).read_bytes()
     full = explain_log(data)
@@ -140,6 +145,7 @@ def check(case: dict, models: dict[str, dict]) -> dict:
     rng = stripped.kv_predicted_range
     row["range"] = list(rng) if rng else None
     row["cell_source"] = stripped.kv_source
+    row["terms"], row["rocm"] = terms(stripped), is_rocm(stripped.context)  # what the range rests on (--why)
     pin = find_pin(data, full, stripped) if printed is None else None
     if pin is not None:
         row.update(printed=pin.printed, pin=pin.kind)
@@ -447,6 +453,10 @@ def capacity_rows() -> list[dict]:
 
 def main(argv: list[str]) -> int:
     rows = capacity_rows()
+    if "--why" in argv:  # what each hit rests on (scripts/capacity_why.py)
+        cases = {c["id"]: c for c in json.loads((DATA / "cases.json").read_text(encoding="utf-8"))}
+        models = model_map()
+        print("\n".join(audit(rows, cases, lambda case: check(case, models))))
     if "--json" in argv:
         json.dump(rows, sys.stdout, indent=1)
         return 0

@@ -29,8 +29,10 @@ def _explain(version: str):
 def test_a_printed_fraction_from_0_5_4_post1_is_not_scaled_again():
     e = _explain("0.5.4.post1")
     assert abs(e.anchored.fraction - 0.765) < 1e-9
-    lo, hi = e.kv_predicted_range  # 139 tokens (3.4 MB) above the printed count: within 0.01 % (× 0.85 again: -16 %)
-    assert abs(lo - _PRINTED) / _PRINTED < 1e-4 and hi >= lo
+    lo, hi = e.kv_predicted_range  # × 0.85 again: -16 %
+    # helper cap32: the printed count lies in the range (5,966,548-5,972,786: the ROCm device bound widens its low end
+    # by (1 - f) x up to 0.50 GiB, explain.sgrocm); round cap31a's corpus bound gave 5,971,733-5,972,786
+    assert lo <= _PRINTED <= hi and (hi - lo) / _PRINTED < 2e-3
 
 
 def test_a_printed_fraction_of_0_5_4_is_scaled_by_the_model_runner():

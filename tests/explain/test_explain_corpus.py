@@ -432,7 +432,12 @@ pre sample SGLang sizes the slack from may exceed 'Load weight begin' by up to t
 torch distributed ends. mem usage' seen on that GPU model (191.48 GiB on MI300X, 287.55 on MI355X) − the log's own
 (amdcap26's per-image sums, now a bound: explain.sgrocm), and a ROCm log that prints fewer ranks than the world takes
 the ROCm deployments' rank spread (p90 0.42 GiB below rank 0 over 13, startup.rankspread.PLATFORM_STATS).  sg_722,
-sg_727, sg_728 (rank 0 only, its sum at 191.48: no bound) still miss by 4-14 MiB of budget."""
+sg_727, sg_728 (rank 0 only, its sum at 191.48: no bound) still miss by 4-14 MiB of budget.  Helper cap32 (2026-12-07,
+session 32, docs/accuracy.md §7 cap32): the bound now comes from the card's total (catalog, 191.98 / 287.98 GiB; the
+HIP context taken as ≥ 0) for the model classes that build the expert-location metadata (explain.sgrocm.
+METADATA_CLASSES); the same 22 stay hits (and the 20 of gs31b / gs31d the bound makes hits), with ranges 0.50 GiB ×
+(1 − f) wider at the low end; the Grok rows (sg_722, sg_727, sg_728, sg_871: Grok builds no metadata) get no bound
+and stay misses (the device bound without the class test would make them hits)."""
 KNOWN_MISSES -= ROCM_BOUND_HITS
 
 

@@ -1,9 +1,11 @@
-"""SGLang on ROCm (``explain.sgrocm``, ``startup.rankspread.PLATFORM_STATS``; helper cap31a, session 31).
+"""SGLang on ROCm (``explain.sgrocm``, ``startup.rankspread.PLATFORM_STATS``; helpers cap31a and cap32, sessions 31-32).
 
 The pre sample SGLang sizes the slack from is taken right after the distributed init, 'Load weight begin' later: on
-an AMD GPU the log bounds what was lost in between by the largest 'Load weight begin' + 'Init torch distributed ends.
-mem usage' seen on that GPU model (``ROCM_FREE_BEFORE_INIT``) − its own sum.  A ROCm log that prints fewer ranks than
-the world takes the ROCm deployments' rank spread (p90 0.42 GiB below rank 0, not the pooled 0.13).
+an AMD GPU, for a model class that builds the expert-location metadata in between (``sgrocm.METADATA_CLASSES``), the
+log and the card bound what was lost there by the card's total (catalog) − 'Load weight begin' − 'Init torch
+distributed ends. mem usage' (the HIP context ≥ 0; helper cap32).  Round cap31a's bound, the largest such sum seen on
+that GPU model (``ROCM_FREE_BEFORE_INIT``), is kept for the comparison (``reference="corpus"``).  A ROCm log that
+prints fewer ranks than the world takes the ROCm deployments' rank spread, an NVIDIA one the CUDA deployments'.
 """
 
 import pytest
@@ -11,85 +13,123 @@ from tests.scripts_testlib import load_script
 
 from tpkit.explain import explain_log
 from tpkit.explain.sglang import ROCM_GAP_ITEM
-from tpkit.explain.sgrocm import ROUNDING
+from tpkit.explain.sgrocm import METADATA_CLASSES, ROUNDING, TOTAL_ROUNDING
+from tpkit.hardware.catalog import lookup_gpu
 from tpkit.startup.rankspread import (PLATFORM_STATS, ROCM_FREE_BEFORE_INIT, SGLANG_BELOW_RANK0, SGLANG_RANGE,
-                                      sglang_rank_spread)
+                                      gpu_platform, sglang_rank_spread)
 
 GIB = 2**30
 REF = ROCM_FREE_BEFORE_INIT["MI300X"][0]
-_HEAD = ("[2025-12-13 10:50:50] server_args=ServerArgs(model_path='Qwen/Qwen3-8B', tp_size=2, "
+TOTAL = lookup_gpu("MI300X").total_bytes.bytes / GIB  # 191.98 GiB, HIP's 'total capacity'
+MOE = "Qwen/Qwen3-30B-A3B"  # Qwen3MoeForCausalLM: builds the metadata
+_HEAD = ("[2025-12-13 10:50:50] server_args=ServerArgs(model_path='{m}', tp_size=2, "
          "mem_fraction_static=0.85, page_size=1, attention_backend='triton')\n")
 
 
-def _rank(r: int, begin: float, init: float | None = 3.37) -> str:
+def _rank(r: int, begin: float, init: float | None = 3.37, arch: str = "Qwen3MoeForCausalLM") -> str:
     end = begin - 15.27
     head = f"[2025-12-13 10:50:59 TP{r}] Init torch distributed ends. mem usage={init:.2f} GB\n" if init else ""
     return (head + f"[2025-12-13 10:51:00 TP{r}] Load weight begin. avail mem={begin:.2f} GB\n"
-            f"[2025-12-13 10:51:50 TP{r}] Load weight end. type=Qwen3ForCausalLM, dtype=torch.bfloat16, "
+            f"[2025-12-13 10:51:50 TP{r}] Load weight end. type={arch}, dtype=torch.bfloat16, "
             f"avail mem={end:.2f} GB, mem usage=15.27 GB.\n")
 
 
-def _explain(text: str, gpu: str = "MI300X"):
-    return explain_log(text, flags={"model": "Qwen/Qwen3-8B", "gpu": gpu, "engine_version": "0.5.6"}).anchored
+def _explain(text: str, gpu: str = "MI300X", model: str = MOE):
+    return explain_log(text, flags={"model": model, "gpu": gpu, "engine_version": "0.5.6"}).anchored
 
 
 def _gap_row(anchored):
     return next((r for r in anchored.rows if r.item == ROCM_GAP_ITEM), None)
 
 
-@pytest.mark.parametrize("lost, bounded", [(0.0, False), (0.01, True), (0.20, True)])
-def test_the_pre_sample_bound_is_what_the_sum_lacks_of_the_largest_seen(lost, bounded):
-    """Both sides of the boundary: a sum at the measured largest (191.48 GiB on MI300X) loses nothing; 0.01 under it
-    is bounded by 0.01 + the prints' rounding; 0.20 under by 0.21 GiB.  The budget's low end falls by (1 − f) × the
-    bound, its high end stays (the rule only widens)."""
-    begin = round(REF - 3.37 - lost, 2)
-    text = _HEAD + _rank(0, begin) + _rank(1, begin + 0.42)
+@pytest.mark.parametrize("under", [0.05, 0.20, 0.50, 0.80])
+def test_the_pre_sample_bound_is_what_the_sum_lacks_of_the_cards_total(under):
+    """The sum 'Load weight begin' + 'mem usage' under the card's total by ``under`` GiB bounds the loss by that + the
+    prints' rounding (0.01) + the total's (0.005).  The budget's low end falls by (1 − f) × the bound, its high end
+    stays (the rule only widens)."""
+    begin = round(TOTAL - 3.37 - under, 2)
+    text = _HEAD.format(m=MOE) + _rank(0, begin) + _rank(1, begin + 0.02, 3.35)  # TP1: the same sum, more free
     got = _explain(text)
-    plain = _explain(_HEAD + _rank(0, begin, None) + _rank(1, begin + 0.42, None))  # no init lines: no sums
+    plain = _explain(_HEAD.format(m=MOE) + _rank(0, begin, None) + _rank(1, begin + 0.02, None))  # no init: no sum
     row = _gap_row(got)
-    assert (row is not None) == bounded and _gap_row(plain) is None
+    assert row is not None and _gap_row(plain) is None
     assert got.rest.high == plain.rest.high
-    if bounded:
-        high = round(lost * GIB) + ROUNDING.bytes
-        assert abs(row.value.high.bytes - high) <= 1 and row.value.low.bytes == 0
-        assert "TP0" in row.meaning and f"{REF:.2f} GiB" in row.meaning
-        assert abs((plain.rest.low.bytes - got.rest.low.bytes) - 0.15 * high) <= 2
-    else:
-        assert got.rest.low == plain.rest.low
+    lost = round((TOTAL - begin - 3.37) * GIB)
+    high = lost + ROUNDING.bytes + TOTAL_ROUNDING.bytes
+    assert abs(row.value.high.bytes - high) <= GIB // 200 and row.value.low.bytes == 0
+    assert "TP0" in row.meaning and "191.98 GiB" in row.meaning and "HIP context" in row.meaning
+    assert abs((plain.rest.low.bytes - got.rest.low.bytes) - 0.15 * row.value.high.bytes) <= 2
+
+
+def test_a_class_that_builds_no_metadata_gets_no_bound():
+    """Both sides of the class test: Qwen3-8B (Qwen3ForCausalLM, no get_model_config_for_expert_location in the
+    0.5.3-0.5.9 wheels) on 0.5.6 gets none; the MoE class gets one; a release before 0.4.10 (every class builds a
+    one-expert dummy) gets one for the dense class too."""
+    begin = round(TOTAL - 3.37 - 0.30, 2)
+    dense = _HEAD.format(m="Qwen/Qwen3-8B") + _rank(0, begin, arch="Qwen3ForCausalLM") + _rank(1, begin,
+                                                                                               arch="Qwen3ForCausalLM")
+    assert "Qwen3ForCausalLM" not in METADATA_CLASSES and "Qwen3MoeForCausalLM" in METADATA_CLASSES
+    assert _gap_row(_explain(dense, model="Qwen/Qwen3-8B")) is None
+    assert _gap_row(_explain(_HEAD.format(m=MOE) + _rank(0, begin) + _rank(1, begin))) is not None
+    old = explain_log(dense, flags={"model": "Qwen/Qwen3-8B", "gpu": "MI300X", "engine_version": "0.4.9.post6"})
+    assert _gap_row(old.anchored) is not None
+
+
+def test_the_corpus_reference_is_round_cap31as_bound():
+    """``reference="corpus"``: the largest sum seen on the card (191.48 GiB on MI300X), every class; a sum at it
+    loses nothing, 0.20 under it 0.21 GiB; the device bound is wider by the card's total − that figure."""
+    from tpkit.explain.sgrocm import rocm_pre_gap
+
+    for lost, bounded in ((0.0, False), (0.20, True)):
+        begin = round(REF - 3.37 - lost, 2)
+        text = _HEAD.format(m=MOE) + _rank(0, begin) + _rank(1, begin)
+        res = explain_log(text, flags={"model": MOE, "gpu": "MI300X", "engine_version": "0.5.6"})
+        parsed, ctx = res.parsed, res.context
+        corpus = rocm_pre_gap(parsed, ctx, reference="corpus")
+        device = rocm_pre_gap(parsed, ctx)
+        assert (corpus is not None) == bounded and device is not None
+        if bounded:
+            assert abs(corpus[0].high.bytes - (round(lost * GIB) + ROUNDING.bytes)) <= GIB // 200
+            assert abs((device[0].high.bytes - corpus[0].high.bytes) - (TOTAL - REF) * GIB - TOTAL_ROUNDING.bytes) \
+                <= GIB // 200
+        with pytest.raises(ValueError):
+            rocm_pre_gap(parsed, ctx, reference="guess")
 
 
 def test_the_bound_reads_the_rank_whose_load_weight_begin_is_the_min():
-    """pre is the MIN over ranks of the sample; the bound is that rank's sum (TP1 here, 0.10 under the largest)."""
-    text = _HEAD + _rank(0, REF - 3.37) + _rank(1, REF - 3.37 - 0.52, init=3.79)  # TP1: 0.42 lower, sum 0.10 under
+    """pre is the MIN over ranks of the sample; the bound is that rank's sum (TP1 here, 0.10 under TP0's)."""
+    text = _HEAD.format(m=MOE) + _rank(0, TOTAL - 3.37 - 0.5) + _rank(1, TOTAL - 3.37 - 1.02, init=3.79)
     row = _gap_row(_explain(text))
     assert row is not None and "TP1" in row.meaning
-    assert abs(row.value.high.bytes - (round(0.10 * GIB) + ROUNDING.bytes)) <= GIB // 100
+    assert abs(row.value.high.bytes - (round(0.60 * GIB) + ROUNDING.bytes + TOTAL_ROUNDING.bytes)) <= GIB // 100
 
 
-def test_not_on_a_cuda_gpu_nor_a_gpu_without_a_measured_figure(monkeypatch):
-    begin = round(REF - 3.37 - 0.20, 2)
-    text = _HEAD + _rank(0, begin) + _rank(1, begin)
-    assert _gap_row(_explain(text)) is not None
-    import tpkit.explain.sgrocm as sgrocm
-
-    cuda = _HEAD + _rank(0, 75.0) + _rank(1, 75.0)  # sums 78.37 GiB, 0.20 under a figure given to the H100 below
-    monkeypatch.setattr(sgrocm, "ROCM_FREE_BEFORE_INIT", {"H100-SXM-80GB": (78.57, 1, ("x",))})
+def test_not_on_a_cuda_gpu():
+    begin = round(TOTAL - 3.37 - 0.20, 2)
+    assert _gap_row(_explain(_HEAD.format(m=MOE) + _rank(0, begin) + _rank(1, begin))) is not None
+    cuda = _HEAD.format(m=MOE) + _rank(0, 75.0) + _rank(1, 75.0)  # sums 78.37 GiB, under the H100's total
     assert _gap_row(_explain(cuda, gpu="H100-SXM-80GB")) is None  # not an AMD GPU: the rule does not read it
-    monkeypatch.setattr(sgrocm, "ROCM_FREE_BEFORE_INIT", {})  # an AMD GPU model no corpus log measured
-    assert _gap_row(_explain(text)) is None
 
 
-def test_the_rank_spread_of_a_rocm_log_is_the_rocm_deployments():
-    """Rank 0 printed of 2: a ROCm log is widened by f × the ROCm p90 (0.42 GiB), a CUDA one by f × the pooled 0.13."""
-    assert sglang_rank_spread(True, "rocm")[0].bytes == round(PLATFORM_STATS["rocm"]["below_rank0"][0] * GIB)
-    assert sglang_rank_spread(False, "rocm")[0].bytes == round(PLATFORM_STATS["rocm"]["range"][0] * GIB)
+def test_the_rank_spread_is_the_platform_deployments():
+    """Rank 0 printed of 2: a ROCm log is widened by f × the ROCm p90 (0.42 GiB), an NVIDIA one by f × the CUDA p90
+    (0.09, helper cap32: the pooled 0.13 before), a log whose GPU is not known by f × the pooled 0.13."""
+    for plat in ("rocm", "cuda"):
+        assert sglang_rank_spread(True, plat)[0].bytes == round(PLATFORM_STATS[plat]["below_rank0"][0] * GIB)
+        assert sglang_rank_spread(False, plat)[0].bytes == round(PLATFORM_STATS[plat]["range"][0] * GIB)
     assert sglang_rank_spread(True)[0] == SGLANG_BELOW_RANK0 and sglang_rank_spread(False)[0] == SGLANG_RANGE
     assert "ROCm deployments" in sglang_rank_spread(True, "rocm")[1]
-    for gpu, allowance in (("MI300X", PLATFORM_STATS["rocm"]["below_rank0"][0]), ("H100-SXM-80GB", None)):
-        both = _explain(_HEAD + _rank(0, 180.0, None) + _rank(1, 180.0, None), gpu)
-        one = _explain(_HEAD + _rank(0, 180.0, None), gpu)
-        want = allowance * GIB if allowance is not None else SGLANG_BELOW_RANK0.bytes
-        assert abs((both.rest.low.bytes - one.rest.low.bytes) - 0.85 * want) <= 2
+    assert "CUDA deployments" in sglang_rank_spread(True, "cuda")[1] and "pooled" in sglang_rank_spread(True)[1]
+    with pytest.raises(ValueError):
+        sglang_rank_spread(True, "xpu")
+    assert (gpu_platform("AMD"), gpu_platform("NVIDIA"), gpu_platform(None), gpu_platform("Huawei")) == \
+        ("rocm", "cuda", None, None)
+    head = _HEAD.format(m="Qwen/Qwen3-8B")
+    for gpu, allowance in (("MI300X", PLATFORM_STATS["rocm"]["below_rank0"][0]),
+                           ("H100-SXM-80GB", PLATFORM_STATS["cuda"]["below_rank0"][0])):
+        both = _explain(head + _rank(0, 60.0, None) + _rank(1, 60.0, None), gpu, "Qwen/Qwen3-8B")
+        one = _explain(head + _rank(0, 60.0, None), gpu, "Qwen/Qwen3-8B")
+        assert abs((both.rest.low.bytes - one.rest.low.bytes) - 0.85 * round(allowance * GIB)) <= 2
 
 
 def test_the_figures_are_what_the_corpus_measures():
@@ -113,3 +153,20 @@ def test_the_figures_are_what_the_corpus_measures():
 ])
 def test_the_platform_is_the_logs_own_sign(text, gpu, platform):
     assert load_script("rank_spread").platform_of(text, gpu) == platform
+
+
+WHEELS = ("sglang-0.5.3-py3-none-any.whl", "sglang-0.5.4.post1-py3-none-any.whl", "sglang-0.5.6-py3-none-any.whl",
+          "sglang-0.5.9-py3-none-any.whl", "sglang-0.5.12-cp311-cp311-manylinux_2_34_x86_64.whl",
+          "sglang-0.5.18-cp311-cp311-manylinux_2_34_x86_64.whl", "sglang-0.5.23-cp311-cp311-manylinux_2_34_x86_64.whl")
+
+
+def test_the_metadata_classes_are_the_wheels():
+    """METADATA_CLASSES is scripts/expert_location_classes.py's union over the seven wheels (where they are here)."""
+    from pathlib import Path
+
+    paths = [Path("/tmp/wheels") / w for w in WHEELS]
+    if not all(p.exists() for p in paths):
+        pytest.skip("the sglang wheels are not in /tmp/wheels")
+    mod = load_script("expert_location_classes")
+    union = set().union(*(mod.metadata_classes(str(p)) for p in paths))
+    assert union == METADATA_CLASSES

@@ -1,4 +1,4 @@
-"""SGLang's MIN over ranks when a log prints only some ranks (``explain.sglang.RANK_SPREAD``).
+"""SGLang's MIN over ranks when a log prints only some ranks (``startup.rankspread.sglang_rank_spread``).
 
 ``init_torch_distributed`` and ``profile_max_num_token`` take the free memory with
 ``get_available_gpu_memory(distributed=True)``, a MIN all-reduce over the ranks (sglang 0.3–0.5): a log that prints
@@ -6,7 +6,7 @@ the lines of fewer ranks than the group bounds that MIN only from above.
 """
 
 from tpkit.explain import explain_log
-from tpkit.explain.sglang import RANK_SPREAD
+from tpkit.startup.rankspread import sglang_rank_spread
 
 _HEAD = ("[2025-09-11 10:24:10] server_args=ServerArgs(model_path='Qwen/Qwen3-8B', tp_size=2, "
          "mem_fraction_static=0.85, page_size=1)\n")
@@ -27,7 +27,8 @@ def test_one_of_two_ranks_printed_widens_the_budget_down_by_f_times_the_spread()
     assert not any("ranks not printed" in r.item for r in both.anchored.rows)
     assert any("ranks not printed" in r.item for r in one.anchored.rows)
     assert one.anchored.rest.high == both.anchored.rest.high
-    assert both.anchored.rest.low.bytes - one.anchored.rest.low.bytes == round(RANK_SPREAD.bytes * 0.85)
+    cuda = sglang_rank_spread(True, "cuda")[0]  # an H100: the CUDA deployments' figure (helper cap32)
+    assert both.anchored.rest.low.bytes - one.anchored.rest.low.bytes == round(cuda.bytes * 0.85)
 
 
 def test_tp_1_is_never_widened():

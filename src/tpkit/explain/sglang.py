@@ -24,7 +24,7 @@ from tpkit.explain.sgrelease import (aiter_factor, car_bytes_for, default_fracti
 from tpkit.explain.sgstate import split_rest, state_pool_for, planned_state_rest
 from tpkit.logs import Anchor, ParsedLog, RankView
 from tpkit.records import dataclass
-from tpkit.startup.rankspread import SGLANG_BELOW_RANK0, sglang_rank_spread
+from tpkit.startup.rankspread import SGLANG_BELOW_RANK0, gpu_platform, sglang_rank_spread
 from tpkit.units import Bytes, gib_text, mib_text
 
 __all__ = ["SglangAnchored", "anchor_sglang", "GIB_NOTE"]
@@ -32,9 +32,10 @@ __all__ = ["SglangAnchored", "anchor_sglang", "GIB_NOTE"]
 ROCM_GAP_ITEM = "lost after the pre sample (ROCm bound)"
 
 RANK_SPREAD = SGLANG_BELOW_RANK0
-"""how far SGLang's MIN over the ranks of the free memory before / after the weights lies below rank 0 (p90 of the
-corpus logs that print every rank, ``startup.rankspread``); a log that prints other ranks only takes
-``startup.rankspread.SGLANG_RANGE``"""
+"""how far SGLang's MIN over the ranks of the free memory before / after the weights lies below rank 0, pooled over
+every platform (p90 of the corpus logs that print every rank, ``startup.rankspread``): what a log whose GPU is not
+known takes; an AMD or NVIDIA GPU's log takes its platform's figure, and a log that prints other ranks only the range
+(``startup.rankspread.sglang_rank_spread``)"""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -420,15 +421,15 @@ def _slack_row(rows: list[Row], sample: Iv | None, f: _Fraction) -> Iv | None:
 
 
 def _rank_spread_row(rows: list[Row], rest: Iv, load: _Load, f: _Fraction, world: int, ctx: Context) -> Iv:
-    """The KV budget widened down by f × the rank spread (``startup.rankspread.sglang_rank_spread``: 0.42 GiB below
-    rank 0 when rank 0 is printed, 0.42 GiB below any other rank, both measured p90s) when the log prints the load
-    anchors of fewer ranks than the world (SGLang's MIN over all ranks may lie below the printed ones); ``rest``
-    otherwise."""
+    """The KV budget widened down by f × the rank spread (``startup.rankspread.sglang_rank_spread`` of the GPU's
+    platform: below rank 0 when rank 0 is printed, below any other rank otherwise, measured p90s) when the log prints
+    the load anchors of fewer ranks than the world (SGLang's MIN over all ranks may lie below the printed ones);
+    ``rest`` otherwise."""
     printed = max(load.n_after, load.n_pre)
     if not (world > 1 and 0 < printed < world and not load.pre_estimated):
         return rest
     hi_f = f.range[1] if f.range is not None else float(f.value)
-    allowance, why = sglang_rank_spread(load.rank0, "rocm" if is_rocm(ctx) else None)
+    allowance, why = sglang_rank_spread(load.rank0, gpu_platform(getattr(ctx.gpu, "vendor", None)))
     spread = Bytes(round(allowance.bytes * hi_f))
     rest = Iv(low=rest.low - spread, high=rest.high)
     rows.append(derived_row("KV budget (rest), ranks not printed", rest, (

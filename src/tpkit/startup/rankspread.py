@@ -44,7 +44,8 @@ from tpkit.units import Bytes, GiB
 
 __all__ = ["SGLANG_BELOW_RANK0", "SGLANG_RANGE", "VLLM_RANGE", "VLLM_RANGE_WORLD2", "SPREAD_STATS",
            "VLLM_BELOW_RANK0", "VLLM_PRINT_STEP", "sglang_rank_spread", "vllm_worker_spread",
-           "vllm_min_below_printed", "sglang_plan_spread", "PLATFORM_STATS", "ROCM_FREE_BEFORE_INIT"]
+           "vllm_min_below_printed", "sglang_plan_spread", "PLATFORM_STATS", "ROCM_FREE_BEFORE_INIT",
+           "gpu_platform"]
 
 
 SPREAD_STATS = {
@@ -116,7 +117,8 @@ one sample per deployment and GPU model.  ROCm, 13 deployments: michael-amd/sgla
 runs 0.02, sglang#12419 / #25118 (MI300X tp 4) 0.02, InferenceMAX_Rocm_Team (MI355X tp 4) 0.13, the two Hygon DCU
 tp-8 notes 0.05, sg_020's ROCm image 0.02: the 0.42 excess is a property of two tp-8 hosts, not of every ROCm tp-8
 host, and the nearest-rank p90 (the 12th of 13) is 0.42 GiB.  CUDA (no ROCm sign), 30 deployments: p90 0.09 GiB
-below rank 0.  ``sglang_rank_spread`` gives a ROCm log the ROCm figure; other logs keep the pooled ``SPREAD_STATS``
+below rank 0.  ``sglang_rank_spread`` gives a log on an AMD GPU the ROCm figure and (helper cap32, 2026-12-07) a
+log on an NVIDIA GPU the CUDA one, as the plan does; a log whose GPU is not known keeps the pooled ``SPREAD_STATS``
 (0.13 GiB, which holds both platforms)."""
 
 ROCM_FREE_BEFORE_INIT = {"MI300X": (191.48, 55, ("sg_555", "sg_581", "sg_583", "sg_585", "sg_589", "sg_590", "sg_591",
@@ -154,23 +156,36 @@ def _platform_stat(platform: str, what: str) -> str:
             f"rank, max {top:.2f} ({', '.join(at)})")
 
 
+def gpu_platform(vendor: str | None) -> str | None:
+    """The ``PLATFORM_STATS`` key of a GPU vendor (the catalog's ``vendor``: "AMD" → "rocm", "NVIDIA" → "cuda"),
+    None for a GPU not known or of another vendor: the one home of that mapping for explain's unprinted ranks
+    (``sglang_rank_spread``).  The statistic's own split (``scripts/rank_spread.platform_of``) reads a log's AMD / HIP
+    sign; a log without one counts as "cuda" there, which is what an NVIDIA GPU's log is."""
+    name = str(vendor or "").upper()
+    return "rocm" if name == "AMD" else "cuda" if name == "NVIDIA" else None
+
+
 def sglang_rank_spread(rank0_printed: bool, platform: str | None = None) -> tuple[Bytes, str]:
     """(how far SGLang's MIN over all ranks may lie below the smallest printed rank, why) for a log that prints
-    fewer ranks than the world: ``SGLANG_BELOW_RANK0`` when rank 0 is among the printed ranks, else
-    ``SGLANG_RANGE`` (an unlabelled or non-zero rank may be one of the high ranks).  ``platform`` "rocm" (the log's
-    GPU is an AMD one): the ROCm deployments' figures (``PLATFORM_STATS``), whose p90 below rank 0 is 0.42 GiB."""
-    if platform == "rocm":
-        what = "below_rank0" if rank0_printed else "range"
-        return GiB(PLATFORM_STATS["rocm"][what][0]), (
-            ("rank 0 is printed; the smallest rank lies below rank 0 by " if rank0_printed else
-             "rank 0 is not among the printed ranks (or no rank is named): the smallest rank lies below the largest "
-             "by ") + _platform_stat("rocm", what) + "; scripts/rank_spread.py platform_stats")
-    if rank0_printed:
-        return SGLANG_BELOW_RANK0, ("rank 0 is printed; the smallest rank lies below rank 0 by "
-                                    + _stat("sglang", "below_rank0") + "; scripts/rank_spread.py")
-    return SGLANG_RANGE, ("rank 0 is not among the printed ranks (or no rank is named), and a rank other than 0 may "
-                          "be one of the high ones: the smallest rank lies below the largest by "
-                          + _stat("sglang", "range") + "; scripts/rank_spread.py")
+    fewer ranks than the world: below rank 0 when rank 0 is among the printed ranks, else the range (an unlabelled
+    or non-zero rank may be one of the high ranks).  ``platform`` ("rocm" or "cuda", ``gpu_platform`` of the log's
+    GPU): that platform's deployments' figures (``PLATFORM_STATS``: ROCm 0.42 / 0.44 GiB over 13, CUDA 0.09 / 0.42
+    over 30), as the plan takes them (``sglang_plan_spread``); None (the GPU not known, or neither vendor): the
+    figures pooled over every deployment (``SPREAD_STATS``, ``SGLANG_BELOW_RANK0`` / ``SGLANG_RANGE``: 0.13 /
+    0.42 GiB over 42), which hold both platforms (helper cap32, 2026-12-07: NVIDIA logs took the pooled figure
+    until then)."""
+    what = "below_rank0" if rank0_printed else "range"
+    lead = ("rank 0 is printed; the smallest rank lies below rank 0 by " if rank0_printed else
+            "rank 0 is not among the printed ranks (or no rank is named), and a rank other than 0 may be one of the "
+            "high ones: the smallest rank lies below the largest by ")
+    if platform in PLATFORM_STATS:
+        return GiB(PLATFORM_STATS[platform][what][0]), (lead + _platform_stat(platform, what)
+                                                        + "; scripts/rank_spread.py platform_stats")
+    if platform is not None:
+        raise ValueError(f"platform must be one of {sorted(PLATFORM_STATS)} or None, got {platform!r}")
+    pooled = SGLANG_BELOW_RANK0 if rank0_printed else SGLANG_RANGE
+    return pooled, (lead + _stat("sglang", what) + " (the GPU's platform not known: every deployment pooled); "
+                    "scripts/rank_spread.py")
 
 
 def vllm_worker_spread(world: int) -> tuple[Bytes, str]:
@@ -226,9 +241,8 @@ def sglang_plan_spread(world: int, platform: str = "cuda"):
 
     ``platform`` ("cuda" or "rocm", the GPU's vendor): the figure of that platform's deployments
     (``PLATFORM_STATS``), 0.09 GiB over 30 CUDA deployments, 0.42 over 13 ROCm ones (lead, session 31).  ``explain``
-    takes the ROCm figure for an AMD log's unprinted ranks but still the pooled ``SPREAD_STATS`` (0.13) for every
-    other log (``sglang_rank_spread``): moving NVIDIA logs to the CUDA figure is left until the capacity check is
-    re-run with it."""
+    takes the same figure for a log's unprinted ranks (``sglang_rank_spread`` with ``gpu_platform``; helper cap32),
+    and the pooled ``SPREAD_STATS`` where the log's GPU is not known."""
     if world <= 1:
         return None
     if platform not in PLATFORM_STATS:
