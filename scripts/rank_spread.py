@@ -75,6 +75,16 @@ def _flags() -> dict[str, dict]:
             for e in json.loads((DATA / "models.json").read_text(encoding="utf-8"))["cases"]}
 
 
+def _evidence() -> dict[str, str]:
+    """corpus id → the text its entry quotes from the same source beyond the excerpt: models.json's flag evidence and
+    where the flags came from (e.g. a Docker image tag '…-rocm720-mi35x-…' printed above the excerpt, sg_021)"""
+    out = {}
+    for e in json.loads((DATA / "models.json").read_text(encoding="utf-8"))["cases"]:
+        quoted = [str(v) for v in (e.get("flags_evidence") or {}).values()] + [str(e.get("flags_from") or "")]
+        out[e["id"]] = "\n".join(quoted)
+    return out
+
+
 def _rank_of(key, tp: int | None, engine: str, labels: set[str]) -> int | None:
     """The global rank a record's prefix names; vLLM V0's driver prints without a prefix next to
     'VllmWorkerProcess' / 'RayWorkerWrapper' workers, so there an unprefixed record is rank 0."""
@@ -106,7 +116,7 @@ def _kv_lines(parsed) -> list[int]:
     return [a.count.value for a in block]
 
 
-def measure_log(path: Path, case: dict, flags: dict) -> dict | None:
+def measure_log(path: Path, case: dict, flags: dict, evidence: str = "") -> dict | None:
     from tpkit.logs import parse_log
     from tpkit.logs.links import read_link_signs
 
@@ -167,20 +177,21 @@ def measure_log(path: Path, case: dict, flags: dict) -> dict | None:
             "range": max((f["range"] for f in free_figs), default=None),
             "budget": {"below_rank0": max(b_below) if b_below else None, "range": max(b_range) if b_range else None,
                        "complete": any(f["n"] >= group for f in budget if not f["usage"])},
-            "figures": per_fig, "facts": SOURCE_FACTS.get(path.stem, ""), "platform": platform_of(text, gpu),
+            "figures": per_fig, "facts": SOURCE_FACTS.get(path.stem, ""), "platform": platform_of(text, gpu, evidence),
             "free_before_init": free_before_init(parsed, tp),
             "source": case.get("source_url") or case.get("source") or ""}
 
 
 def measure() -> list[dict]:
-    cases, flags = _cases(), _flags()
+    cases, flags, evidence = _cases(), _flags(), _evidence()
     rows = []
     for path in sorted(DATA.glob("**/*.log")):
         if path.parent.name == "synthetic":  # built from a walk-through's numbers, not measured on a machine
             continue
         cid = path.stem if path.parent.name != "validation" else f"validation_{path.stem}"
         case = cases.get(cid) or cases.get(path.stem) or {}
-        row = measure_log(path, case, flags.get(cid, flags.get(path.stem, {})))
+        row = measure_log(path, case, flags.get(cid, flags.get(path.stem, {})),
+                          evidence.get(cid, evidence.get(path.stem, "")))
         if row is not None:
             row["log"] = cid
             rows.append(row)
@@ -258,11 +269,20 @@ NOT_A_SIGN = "Only CUDA, HIP and XPU support AWQ currently."
 ``else`` branch, 0.5.9 wheel): it names HIP on any platform (sg_961: a CPU-only Ray actor of a CUDA run; helper gs32a)"""
 
 
-def platform_of(text: str, gpu) -> str:
-    """"rocm" where the log (or the GPU its entry names) shows an AMD / HIP platform (``ROCM_SIGN``), else "cuda"
-    (SGLang's default build; the logs without a sign are NVIDIA runs or name no GPU)."""
+NPU_SIGN = re.compile(r"\bAscend\b|\btorch_npu\b|\bNPU\b|\b910B\d?\b|\bCANN\b|\bHCCL\b")
+"""a log's own sign of a Huawei Ascend NPU (sg_484: four Ascend 910B3 ranks): neither SGLang's CUDA nor its ROCm
+build, so neither platform's statistic"""
+
+
+def platform_of(text: str, gpu, evidence: str = "") -> str:
+    """"npu" where the log or its entry's quoted evidence shows an Ascend NPU (``NPU_SIGN``); "rocm" where the log, the
+    GPU its entry names, or the evidence its entry quotes from the same source (``_evidence``: an image tag, a command)
+    shows an AMD / HIP platform (``ROCM_SIGN``); else "cuda" (SGLang's default build; the logs without a sign are
+    NVIDIA runs or name no GPU)."""
     name = str(gpu or "")
-    text = text.replace(NOT_A_SIGN, "")
+    text = (text + "\n" + evidence).replace(NOT_A_SIGN, "")
+    if NPU_SIGN.search(text) or NPU_SIGN.search(name):
+        return "npu"
     if ROCM_SIGN.search(name) or name.upper().startswith("MI") or ROCM_SIGN.search(text):
         return "rocm"
     return "cuda"

@@ -150,9 +150,25 @@ def test_the_figures_are_what_the_corpus_measures():
     ("", "H100-SXM-80GB", "cuda"),
     ("UserWarning: Only CUDA, HIP and XPU support AWQ currently.", None, "cuda"),  # awq.py, a GPU-less process
     ("UserWarning: Only CUDA, HIP and XPU support AWQ currently. rccl", None, "rocm"),
+    ("Ascend 910B3 ranks", None, "npu"),  # sg_484: neither CUDA nor ROCm
+    ("import torch_npu", "H100-SXM-80GB", "npu"),
 ])
 def test_the_platform_is_the_logs_own_sign(text, gpu, platform):
     assert load_script("rank_spread").platform_of(text, gpu) == platform
+
+
+@pytest.mark.parametrize("evidence, platform", [
+    ("##### Docker Image : rocm/sgl-dev:v0.5.8.post1-rocm720-mi35x-20260218", "rocm"),  # sg_021's entry
+    ("sglang serve --model-path moonshotai/Kimi-K2.5 --tp 8", "cuda"),
+])
+def test_the_platform_also_reads_the_entrys_quoted_evidence(evidence, platform):
+    assert load_script("rank_spread").platform_of("TP0 Load weight end", None, evidence) == platform
+
+
+def test_sg_021_and_sg_484_are_not_cuda_samples():
+    rows = {r["log"]: r for r in load_script("rank_spread").measure()}
+    assert rows["sg_021"]["platform"] == "rocm"
+    assert rows["sg_484"]["platform"] == "npu"
 
 
 WHEELS = ("sglang-0.5.3-py3-none-any.whl", "sglang-0.5.4.post1-py3-none-any.whl", "sglang-0.5.6-py3-none-any.whl",

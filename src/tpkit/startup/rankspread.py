@@ -105,8 +105,8 @@ committed GRPO log, every rank printed; TP0 0.04 GiB and TP7 0.23 GiB above TP1-
 world 2; a CUDA deployment, ``PLATFORM_STATS`` cuda 31): no figure moves"""
 
 PLATFORM_STATS = {
-    "rocm": {"below_rank0": (0.42, 0.85, 13, ("sg_738",)), "range": (0.44, 0.85, 13, ("sg_738",))},
-    "cuda": {"below_rank0": (0.09, 0.77, 31, ("sg_018",)), "range": (0.42, 0.77, 31, ("sg_018",))},
+    "rocm": {"below_rank0": (0.42, 0.85, 14, ("sg_738",)), "range": (0.44, 0.85, 14, ("sg_738",))},
+    "cuda": {"below_rank0": (0.10, 0.77, 29, ("sg_018",)), "range": (0.47, 0.77, 29, ("sg_018",))},
 }
 """SGLang by platform (helper cap31a, 2026-12-07, session 31): platform → figure → (p90 GiB, max GiB, deployments, logs at
 the max), ``scripts/rank_spread.py platform_stats``: the logs that print every rank, split by their own sign of an AMD /
@@ -119,7 +119,11 @@ tp-8 notes 0.05, sg_020's ROCm image 0.02: the 0.42 excess is a property of two 
 host, and the nearest-rank p90 (the 12th of 13) is 0.42 GiB.  CUDA (no ROCm sign), 30 deployments: p90 0.09 GiB
 below rank 0.  ``sglang_rank_spread`` gives a log on an AMD GPU the ROCm figure and (helper cap32, 2026-12-07) a
 log on an NVIDIA GPU the CUDA one, as the plan does; a log whose GPU is not known keeps the pooled ``SPREAD_STATS``
-(0.13 GiB, which holds both platforms)."""
+(0.13 GiB, which holds both platforms).  Lead, session 32: a log's platform also reads the evidence its corpus entry
+quotes from the same source (models.json ``flags_evidence`` / ``flags_from``: sg_021's Docker image tag
+'…-rocm720-mi35x-…' printed above its excerpt makes it ROCm), and an Ascend NPU sign (``rank_spread.NPU_SIGN``: sg_484)
+puts a log in neither platform: ROCm 13 → 14 deployments (p90 0.42 unchanged), CUDA 31 → 29 (p90 0.09 → 0.10 GiB below
+rank 0)."""
 
 ROCM_FREE_BEFORE_INIT = {"MI300X": (191.48, 55, ("sg_555", "sg_581", "sg_583", "sg_585", "sg_589", "sg_590", "sg_591",
                                                  "sg_604", "sg_735", "sg_736", "sg_739", "sg_876", "sg_888", "sg_889",
