@@ -153,7 +153,8 @@ def _not_empty(data: bytes, what: str) -> bytes:
         raise PlanInputError(f"{what} is not a text log: {binary}; " + (advice or "give the server's log (the file "
                              "its stdout/stderr went to; a .gz is read as its text)"))
     document = _json_document(data)
-    if document and not _recognised(data):
+    whole_config = document.startswith(_WHOLE_CONFIG) and ", broken" not in document
+    if document and (whole_config or not _recognised(data)):
         raise PlanInputError(f"{what} is {document}, not a server log; " + (
             "plan the model with `tpkit plan FILE --gpu NAME`, or " if "config" in document else "")
             + "give the server's log (the file its stdout/stderr went to)")
@@ -177,10 +178,15 @@ def _json_document(data: bytes) -> str:
     except RecursionError:
         return ""
     if isinstance(doc, dict) and ("model_type" in doc or "architectures" in doc):
-        return "a model config.json (JSON with " + ("model_type" if "model_type" in doc else "architectures") + ")"
+        return _WHOLE_CONFIG + ("model_type" if "model_type" in doc else "architectures") + ")"
     keys = f" with keys {', '.join(list(doc)[:4])}" if isinstance(doc, dict) and doc else ""
     return f"a JSON document (a {type(doc).__name__}{keys})"
 
+
+_WHOLE_CONFIG = "a model config.json (JSON with "
+"""how ``_json_document`` names a whole, parsed config.json: refused even where a string in it quotes an engine's
+log line (a config with a note copied from a log was explained as a vLLM log; helper tidy32) — a broken one is
+still read as a log when engine lines follow it (a log that starts with a dumped config)"""
 
 _CONFIG_KEY = re.compile(rb'"(model_type|architectures)"\s*:')
 """a key only a model config.json has at its top level, read where the JSON does not parse"""
