@@ -103,24 +103,39 @@ def read_log(path: str) -> bytes:
         if sys.stdin.isatty():  # `tpkit explain -` typed at a terminal would wait without a word
             print("tpkit explain: reading the log from standard input: paste it, then Ctrl-D (or pipe it: "
                   "cat server.log | tpkit explain -)", file=sys.stderr)
-        return _not_empty(sys.stdin.buffer.read(), "standard input")
+        return _not_empty(_at_most(sys.stdin.buffer, "standard input"), "standard input")
     import os
+    import stat
 
     if os.path.isdir(path):
         raise PlanInputError(f"LOG {path!r} is a directory; give the log file (or - for standard input)")
     try:
+        mode = os.stat(path).st_mode
+        if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):  # /dev/zero was read until the memory ran out (helper tidy32)
+            raise PlanInputError(f"LOG {path!r} is a device, not a log file; give the server's log file, or - to read "
+                                 "a piped log from standard input (docker logs CONTAINER 2>&1 | tpkit … -)")
         size = os.path.getsize(path)
         if size > MAX_LOG_BYTES:
             raise PlanInputError(f"LOG {path!r} is {size:,} bytes, more than the 2 GiB tpkit reads; cut the start-up "
                                  "part out (head -c 100M) and pass that")
-        with open(path, "rb") as fh:
-            return _not_empty(fh.read(), f"LOG {path!r}")
+        with open(path, "rb") as fh:  # a pipe (<(docker logs …)) has no size: read at most the limit
+            return _not_empty(_at_most(fh, f"LOG {path!r}"), f"LOG {path!r}")
     except FileNotFoundError:
         raise PlanInputError(f"LOG {path!r} does not exist; give the path of the server's log file, or - to read "
                              "standard input") from None
     except OSError as exc:
         raise PlanInputError(f"LOG {path!r} cannot be read ({exc.strerror or exc}); check the path and its "
                              "permissions") from None
+
+
+def _at_most(stream, what: str) -> bytes:
+    """What ``stream`` holds, up to ``MAX_LOG_BYTES``: a pipe or standard input longer than that is refused as a
+    longer file is (``cat /dev/zero | tpkit explain -`` read until the memory ran out; helper tidy32)."""
+    data = stream.read(MAX_LOG_BYTES + 1)
+    if len(data) > MAX_LOG_BYTES:
+        raise PlanInputError(f"{what} holds more than the 2 GiB tpkit reads; cut the start-up part out (head -c "
+                             "100M) and pass that")
+    return data
 
 
 def _not_empty(data: bytes, what: str) -> bytes:

@@ -151,9 +151,12 @@ def profile_to_dict(profile: BenchProfile) -> dict:
 
 def load_profile(path: str | Path) -> BenchProfile:
     """Read a profile JSON written by ``tpkit bench allreduce --json``."""
+    from tpkit.fileio import read_small_text
+
     p = Path(path)
     try:
-        raw = json.loads(p.read_text(encoding="utf-8"))  # JSON is UTF-8 (RFC 8259), whatever the locale
+        raw = json.loads(read_small_text(p, what="all-reduce profile",
+                                         fix="give the file `tpkit bench allreduce --json FILE` wrote"))
     except FileNotFoundError:
         raise ConfigError(f"all-reduce profile {str(p)!r} does not exist; write one with "
                           "`tpkit bench allreduce --json FILE`") from None

@@ -24,7 +24,7 @@ import re
 from pathlib import Path
 
 from tpkit.errors import PlanInputError, json_kind
-from tpkit.fileio import write_atomic
+from tpkit.fileio import read_small_text, write_atomic
 from tpkit.hardware.gpu import GpuSpec
 from tpkit.hardware.machine import PROFILE_VERSION, GpuState, MachineProfile
 from tpkit.units import Bytes
@@ -77,7 +77,7 @@ def load_machine_profile(path: str | os.PathLike) -> MachineProfile:
     """Read and validate a profile written by ``tpkit probe --out``."""
     p = Path(path)
     try:
-        data = json.loads(p.read_text(encoding="utf-8"))  # JSON is UTF-8 (RFC 8259), whatever the locale
+        data = json.loads(read_small_text(p, what="--machine", fix="give the file `tpkit probe --out FILE` wrote"))
     except FileNotFoundError:
         raise PlanInputError(f"--machine {p}: no such file; write one with `tpkit probe --out {p}`") from None
     except IsADirectoryError:  # helper tidy32: the errno text said "re-create it", which does not help
