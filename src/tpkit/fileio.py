@@ -46,12 +46,13 @@ SMALL_FILE_BYTES = 64 * 2**20
 """the most ``read_small_text`` reads: a machine profile or an all-reduce profile is a few KiB to a few hundred"""
 
 
-def read_small_text(path: str | os.PathLike, *, what: str, fix: str, limit: int = SMALL_FILE_BYTES) -> str:
+def read_small_text(path: str | os.PathLike, *, what: str, fix: str, limit: int | None = None) -> str:
     """The UTF-8 text of a small file tpkit reads whole (``--machine``, ``--allreduce-profile``): a regular file or a
     pipe (``--machine <(ssh box tpkit probe --json)``) of at most ``limit`` bytes.  A device is refused (``/dev/zero``
     was read until the memory ran out: 11 GiB in a minute, helper tidy32), and so is a longer text, with ``fix``.
     ``OSError`` (no such file, a directory, no permission) and ``UnicodeDecodeError`` reach the caller, who words
-    them."""
+    them.  ``limit``: ``SMALL_FILE_BYTES`` unless given."""
+    limit = SMALL_FILE_BYTES if limit is None else limit
     if stat.S_ISCHR(os.stat(path).st_mode) or stat.S_ISBLK(os.stat(path).st_mode):
         raise TpkitError(f"{what} {path}: is a device, not a file; {fix}")
     with open(path, "rb") as fh:

@@ -210,3 +210,15 @@ def test_a_pipe_longer_than_the_limit_is_refused(capsys, tmp_path, monkeypatch):
     refused(capsys, "explain", "-", says=("standard input holds more than",))
     monkeypatch.setattr(fileio, "SMALL_FILE_BYTES", 100)
     refused(capsys, "plan", LLAMA, "--machine", str(MACHINE), says=("longer than 100 bytes",))
+
+
+# --- plan --from-log: a log with a CUDA OOM but no engine line --------------------------------------------------
+
+def test_from_log_of_a_log_that_names_no_engine_says_what_it_found(capsys, tmp_path):
+    """Before: "neither SGLang nor vLLM recognised in the log; give a server log that prints its memory lines", for a
+    training script's log whose CUDA OOM is a failure line (so it is not refused as 'not an engine log')."""
+    log = tmp_path / "train.log"
+    log.write_text("Epoch 1/10\nloss: 0.532\nRuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; "
+                   "79.35 GiB total capacity; 77.10 GiB already allocated)\n")
+    refused(capsys, "plan", "--from-log", str(log), says=("no line names SGLang or vLLM", "found line 3:",
+                                                          "CUDA out of memory", "tpkit plan MODEL --gpu NAME"))
