@@ -222,3 +222,14 @@ def test_from_log_of_a_log_that_names_no_engine_says_what_it_found(capsys, tmp_p
                    "79.35 GiB total capacity; 77.10 GiB already allocated)\n")
     refused(capsys, "plan", "--from-log", str(log), says=("no line names SGLang or vLLM", "found line 3:",
                                                           "CUDA out of memory", "tpkit plan MODEL --gpu NAME"))
+
+
+# --- --gpu-memory: zero and negative sizes --------------------------------------------------------------------
+
+@pytest.mark.parametrize("command", [("plan", LLAMA), ("explain", str(SYNTHETIC_KIMI))])
+@pytest.mark.parametrize("value, says", [("0GiB", "must be > 0, got '0GiB'"), ("0", "must be > 0, got '0'"),
+                                         ("-80GiB", "'-80GiB' is negative")])
+def test_gpu_memory_of_zero_or_less_says_what_to_give(capsys, command, value, says):
+    """Before: '0' → "has no unit; say '0GiB'", and 0GiB then → "must be > 0" with no example; '-80GiB' → "a memory
+    size must be ≥ 0", though 0 is refused too."""
+    refused(capsys, *command, f"--gpu-memory={value}", says=(says, "e.g. 80GiB"))

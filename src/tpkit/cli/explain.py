@@ -270,8 +270,7 @@ def check_flag_values(args) -> None:
     if args.gpu_memory is not None:
         from tpkit.cli.word_hints import device_memory
 
-        if device_memory(args.gpu_memory).bytes <= 0:
-            raise PlanInputError(f"--gpu-memory must be > 0, got {args.gpu_memory!r}")
+        device_memory(args.gpu_memory)  # refuses what is not a size > 0
     if not engine_flags_given(args):  # nothing below to check (and no engine's options to import)
         return
     from tpkit.cli.engine_flags import engine_fields, size_flag
