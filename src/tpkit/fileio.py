@@ -26,9 +26,11 @@ _DEFERRED_SIGNALS = tuple(s for s in (getattr(signal, "SIGTERM", None), getattr(
 def check_writable(path: str | os.PathLike, *, what: str, example: str = "allreduce.json") -> None:
     """Raise ``TpkitError`` now (before long work) unless ``path`` can be written as a file.
 
-    Refused: a folder that is missing or not writable, a path that is a directory (``example`` names a file to
-    write inside it), an existing file that cannot be replaced.
+    Refused: an empty name, a folder that is missing or not writable, a path that is a directory (``example``
+    names a file to write inside it), an existing file that cannot be replaced.
     """
+    if not str(path).strip():  # `--json "$OUT"` with OUT unset: the run went on and wrote nothing (helper tidy32)
+        raise TpkitError(f"{what} is given an empty file name; pass the file to write, e.g. {example}")
     target = Path(path)
     folder = target.parent
     try:

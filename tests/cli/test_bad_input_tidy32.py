@@ -230,6 +230,22 @@ def test_from_log_of_a_log_that_names_no_engine_says_what_it_found(capsys, tmp_p
 @pytest.mark.parametrize("value, says", [("0GiB", "must be > 0, got '0GiB'"), ("0", "must be > 0, got '0'"),
                                          ("-80GiB", "'-80GiB' is negative")])
 def test_gpu_memory_of_zero_or_less_says_what_to_give(capsys, command, value, says):
-    """Before: '0' → "has no unit; say '0GiB'", and 0GiB then → "must be > 0" with no example; '-80GiB' → "a memory
-    size must be ≥ 0", though 0 is refused too."""
+    """Before: '0' → "has no unit; say '0GiB'", and 0GiB then → "must be > 0" with no example; '-80GiB' → "a
+    memory size must be ≥ 0", though 0 is refused too."""
     refused(capsys, *command, f"--gpu-memory={value}", says=(says, "e.g. 80GiB"))
+
+
+# --- an empty file name to write -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("argv, flag", [
+    (("probe", "--out", ""), "--out"),
+    (("probe", "--out", " ", "--json"), "--out"),
+    (("bench", "allreduce", "--device", "cpu", "--backend", "gloo", "--nproc", "1", "--json", ""), "--json"),
+    (("bench", "allreduce", "--device", "cpu", "--backend", "gloo", "--nproc", "1", "--plot", ""), "--plot"),
+])
+def test_an_empty_file_name_to_write_is_refused_before_the_run(capsys, argv, flag):
+    """Before: ``probe --out ''`` exited 0 ("Nothing written", as without --out) and ``bench allreduce --json ''`` ran
+    the whole bench and wrote no profile, exit 0 (a script's unset ``$OUT``)."""
+    code, out, err = cli(capsys, *argv)
+    assert code == 2, (out, err)
+    assert f"{flag} is given an empty file name" in err and "Traceback" not in err
