@@ -249,3 +249,16 @@ def test_an_empty_file_name_to_write_is_refused_before_the_run(capsys, argv, fla
     code, out, err = cli(capsys, *argv)
     assert code == 2, (out, err)
     assert f"{flag} is given an empty file name" in err and "Traceback" not in err
+
+
+def test_the_readme_words_on_comparing_bytes_with_an_int_hold():
+    """README (Python API): ordering Bytes against an int raises, == is False (it said "comparing … raises")."""
+    from tpkit.units import Bytes
+
+    with pytest.raises(TypeError, match="compare with a Bytes value"):
+        Bytes(5) < 6  # noqa: B015
+    with pytest.raises(TypeError):
+        Bytes(5) + 5  # noqa: B018
+    assert (Bytes(5) == 5) is False and Bytes(5) == Bytes(5)
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "`Bytes(5) == 5` is `False`" in readme
