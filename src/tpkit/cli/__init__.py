@@ -383,7 +383,7 @@ def _check_release_tail(parser: argparse.ArgumentParser, text: str) -> None:
     if tail:
         from tpkit.errors import PlanInputError
 
-        head = text.strip()[:len(text.strip()) - len(tail.strip())] if tail.strip() else text.strip()
+        head = text[:len(text) - len(tail)].strip()  # the release the engines' reader took
         exc = PlanInputError(
             f"--engine-version {text!r}: cannot read {tail.strip()!r} after the release {head!r}; write one "
             "release as MAJOR.MINOR[.PATCH] (e.g. 0.5.9; 'rc', '.post' and '.dev' parts and a '+' label are read as "
