@@ -1,4 +1,5 @@
-"""Atomic file writes: a reader (or a crash) sees the old file or the whole new one, never half of it.
+"""Atomic file writes: a reader (or a crash) sees the old file or the whole new one, never half of it; and the
+bounded read of a small file tpkit reads whole (``read_small_text``).
 
 A SIGTERM (or SIGHUP) that arrives while ``write_atomic`` runs in the main thread is held off until the
 temporary file is removed, then delivered as before: no hidden ``.NAME.*.tmp`` is left behind.
@@ -9,6 +10,7 @@ from __future__ import annotations
 import errno
 import os
 import signal
+import stat
 import tempfile
 import threading
 from contextlib import contextmanager
@@ -16,7 +18,7 @@ from pathlib import Path
 
 from tpkit.errors import TpkitError
 
-__all__ = ["write_atomic", "check_writable"]
+__all__ = ["write_atomic", "check_writable", "read_small_text", "SMALL_FILE_BYTES"]
 
 _DEFERRED_SIGNALS = tuple(s for s in (getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None)) if s)
 
@@ -24,9 +26,11 @@ _DEFERRED_SIGNALS = tuple(s for s in (getattr(signal, "SIGTERM", None), getattr(
 def check_writable(path: str | os.PathLike, *, what: str, example: str = "allreduce.json") -> None:
     """Raise ``TpkitError`` now (before long work) unless ``path`` can be written as a file.
 
-    Refused: a folder that is missing or not writable, a path that is a directory (``example`` names a file to
-    write inside it), an existing file that cannot be replaced.
+    Refused: an empty name, a folder that is missing or not writable, a path that is a directory (``example``
+    names a file to write inside it), an existing file that cannot be replaced.
     """
+    if not str(path).strip():  # `--json "$OUT"` with OUT unset: the run went on and wrote nothing (helper tidy32)
+        raise TpkitError(f"{what} is given an empty file name; pass the file to write, e.g. {example}")
     target = Path(path)
     folder = target.parent
     try:
@@ -38,6 +42,26 @@ def check_writable(path: str | os.PathLike, *, what: str, example: str = "allred
                          f"e.g. {example}") from None
     except ValueError as exc:  # an embedded NUL byte
         raise TpkitError(f"{what} {str(path)[:80]!r}: not a usable file name ({exc}); e.g. {example}") from None
+
+
+SMALL_FILE_BYTES = 64 * 2**20
+"""the most ``read_small_text`` reads: a machine profile or an all-reduce profile is a few KiB to a few hundred"""
+
+
+def read_small_text(path: str | os.PathLike, *, what: str, fix: str, limit: int | None = None) -> str:
+    """The UTF-8 text of a small file tpkit reads whole (``--machine``, ``--allreduce-profile``): a regular file or a
+    pipe (``--machine <(ssh box tpkit probe --json)``) of at most ``limit`` bytes.  A device is refused (``/dev/zero``
+    was read until the memory ran out: 11 GiB in a minute, helper tidy32), and so is a longer text, with ``fix``.
+    ``OSError`` (no such file, a directory, no permission) and ``UnicodeDecodeError`` reach the caller, who words
+    them.  ``limit``: ``SMALL_FILE_BYTES`` unless given."""
+    limit = SMALL_FILE_BYTES if limit is None else limit
+    if stat.S_ISCHR(os.stat(path).st_mode) or stat.S_ISBLK(os.stat(path).st_mode):
+        raise TpkitError(f"{what} {path}: is a device, not a file; {fix}")
+    with open(path, "rb") as fh:
+        data = fh.read(limit + 1)
+    if len(data) > limit:
+        raise TpkitError(f"{what} {path}: longer than {limit:,} bytes, which no such file is; {fix}")
+    return data.decode("utf-8")  # JSON is UTF-8 (RFC 8259), whatever the locale
 
 
 def _check_writable(target: Path, folder: Path, path, *, what: str, example: str) -> None:

@@ -37,10 +37,11 @@ def test_an_allreduce_profile_that_is_not_one_names_the_command_that_writes_one(
     config.write_text(json.dumps({"model_type": "llama", "hidden_size": 4096}))
     refused(capsys, "perf", LLAMA, "--gpu", "H100", "--allreduce-profile", str(config),
             says=("unknown keys", "tpkit bench allreduce --json FILE"))
-    for bad in (tmp_path, tmp_path / "empty.json"):
-        (tmp_path / "empty.json").write_text("")
+    (tmp_path / "empty.json").write_text("")
+    # a directory says so since helper tidy32 (was the errno text under "is not valid JSON or cannot be read")
+    for bad, says in ((tmp_path, "is a directory"), (tmp_path / "empty.json", "is not valid JSON or cannot be read")):
         refused(capsys, "perf", LLAMA, "--gpu", "H100", "--allreduce-profile", str(bad),
-                says=("is not valid JSON or cannot be read", "tpkit bench allreduce --json FILE"))
+                says=(says, "tpkit bench allreduce --json FILE"))
 
 
 def test_load_profile_raises_a_user_error_for_a_directory(tmp_path):

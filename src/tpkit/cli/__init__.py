@@ -372,6 +372,25 @@ def main(argv: list[str] | None = None) -> int:
         return 130
 
 
+def _check_release_tail(parser: argparse.ArgumentParser, text: str) -> None:
+    """Refuse an ``--engine-version`` whose text goes on past the release in a way no release is written
+    (``0.5.x``, ``0.5.23garbage``): the engines' reader took its MAJOR.MINOR[.PATCH] and dropped the rest, so
+    ``0.5.x`` was planned as 0.5.0 with no word (helper tidy32).  Pre / post / development parts and local labels
+    still read as their base release (``tpkit.engines.unread_release_tail``)."""
+    from tpkit.engines import unread_release_tail
+
+    tail = unread_release_tail(text)
+    if tail:
+        from tpkit.errors import PlanInputError
+
+        head = text[:len(text) - len(tail)].strip()  # the release the engines' reader took
+        exc = PlanInputError(
+            f"--engine-version {text!r}: cannot read {tail.strip()!r} after the release {head!r}; write one "
+            "release as MAJOR.MINOR[.PATCH] (e.g. 0.5.9; 'rc', '.post' and '.dev' parts and a '+' label are read as "
+            "their base release), or leave --engine-version out for the newest rules tpkit read")
+        _refuse(parser, str(exc), exc)
+
+
 def _main(argv: list[str]) -> int:
     """``main`` less its ^C handling."""
     from tpkit.cli.pasted import rewrite
@@ -400,6 +419,8 @@ def _main(argv: list[str]) -> int:
     version = getattr(args, "engine_version", None)
     if isinstance(version, str) and re.fullmatch(r"\s*[vV]\d+\.\d+\S*\s*", version):  # 'v0.5.4'; not 'v0' (ux24)
         args.engine_version = version.strip()[1:]
+    if isinstance(version, str):
+        _check_release_tail(_subparser(parser, args), version)
     try:
         code = int(args.func(args) or 0)
         sys.stdout.flush()  # a full disk under stdout fails here, with a message, not at the exit's flush

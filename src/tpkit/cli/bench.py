@@ -91,10 +91,10 @@ def _check_outputs(args) -> None:
     from tpkit.comm.benchreport import rows_path
     from tpkit.fileio import check_writable
 
-    if args.json:
+    if args.json is not None:
         check_writable(args.json, what="--json")
         check_writable(rows_path(args.json), what="--json (its rows file)")
-    if args.plot:
+    if args.plot is not None:
         check_writable(args.plot, what="--plot", example="allreduce.png")
         ext = os.path.splitext(args.plot)[1].lstrip(".").lower()
         if ext not in _PLOT_FORMATS:

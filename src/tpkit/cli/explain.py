@@ -103,24 +103,39 @@ def read_log(path: str) -> bytes:
         if sys.stdin.isatty():  # `tpkit explain -` typed at a terminal would wait without a word
             print("tpkit explain: reading the log from standard input: paste it, then Ctrl-D (or pipe it: "
                   "cat server.log | tpkit explain -)", file=sys.stderr)
-        return _not_empty(sys.stdin.buffer.read(), "standard input")
+        return _not_empty(_at_most(sys.stdin.buffer, "standard input"), "standard input")
     import os
+    import stat
 
     if os.path.isdir(path):
         raise PlanInputError(f"LOG {path!r} is a directory; give the log file (or - for standard input)")
     try:
+        mode = os.stat(path).st_mode
+        if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):  # /dev/zero was read until the memory ran out (helper tidy32)
+            raise PlanInputError(f"LOG {path!r} is a device, not a log file; give the server's log file, or - to read "
+                                 "a piped log from standard input (docker logs CONTAINER 2>&1 | tpkit … -)")
         size = os.path.getsize(path)
         if size > MAX_LOG_BYTES:
             raise PlanInputError(f"LOG {path!r} is {size:,} bytes, more than the 2 GiB tpkit reads; cut the start-up "
                                  "part out (head -c 100M) and pass that")
-        with open(path, "rb") as fh:
-            return _not_empty(fh.read(), f"LOG {path!r}")
+        with open(path, "rb") as fh:  # a pipe (<(docker logs …)) has no size: read at most the limit
+            return _not_empty(_at_most(fh, f"LOG {path!r}"), f"LOG {path!r}")
     except FileNotFoundError:
         raise PlanInputError(f"LOG {path!r} does not exist; give the path of the server's log file, or - to read "
                              "standard input") from None
     except OSError as exc:
         raise PlanInputError(f"LOG {path!r} cannot be read ({exc.strerror or exc}); check the path and its "
                              "permissions") from None
+
+
+def _at_most(stream, what: str) -> bytes:
+    """What ``stream`` holds, up to ``MAX_LOG_BYTES``: a pipe or standard input longer than that is refused as a
+    longer file is (``cat /dev/zero | tpkit explain -`` read until the memory ran out; helper tidy32)."""
+    data = stream.read(MAX_LOG_BYTES + 1)
+    if len(data) > MAX_LOG_BYTES:
+        raise PlanInputError(f"{what} holds more than the 2 GiB tpkit reads; cut the start-up part out (head -c "
+                             "100M) and pass that")
+    return data
 
 
 def _not_empty(data: bytes, what: str) -> bytes:
@@ -153,7 +168,8 @@ def _not_empty(data: bytes, what: str) -> bytes:
         raise PlanInputError(f"{what} is not a text log: {binary}; " + (advice or "give the server's log (the file "
                              "its stdout/stderr went to; a .gz is read as its text)"))
     document = _json_document(data)
-    if document and not _recognised(data):
+    whole_config = document.startswith(_WHOLE_CONFIG) and ", broken" not in document
+    if document and (whole_config or not _recognised(data)):
         raise PlanInputError(f"{what} is {document}, not a server log; " + (
             "plan the model with `tpkit plan FILE --gpu NAME`, or " if "config" in document else "")
             + "give the server's log (the file its stdout/stderr went to)")
@@ -177,10 +193,15 @@ def _json_document(data: bytes) -> str:
     except RecursionError:
         return ""
     if isinstance(doc, dict) and ("model_type" in doc or "architectures" in doc):
-        return "a model config.json (JSON with " + ("model_type" if "model_type" in doc else "architectures") + ")"
+        return _WHOLE_CONFIG + ("model_type" if "model_type" in doc else "architectures") + ")"
     keys = f" with keys {', '.join(list(doc)[:4])}" if isinstance(doc, dict) and doc else ""
     return f"a JSON document (a {type(doc).__name__}{keys})"
 
+
+_WHOLE_CONFIG = "a model config.json (JSON with "
+"""how ``_json_document`` names a whole, parsed config.json: refused even where a string in it quotes an engine's
+log line (a config with a note copied from a log was explained as a vLLM log; helper tidy32) — a broken one is
+still read as a log when engine lines follow it (a log that starts with a dumped config)"""
 
 _CONFIG_KEY = re.compile(rb'"(model_type|architectures)"\s*:')
 """a key only a model config.json has at its top level, read where the JSON does not parse"""
@@ -249,8 +270,7 @@ def check_flag_values(args) -> None:
     if args.gpu_memory is not None:
         from tpkit.cli.word_hints import device_memory
 
-        if device_memory(args.gpu_memory).bytes <= 0:
-            raise PlanInputError(f"--gpu-memory must be > 0, got {args.gpu_memory!r}")
+        device_memory(args.gpu_memory)  # refuses what is not a size > 0
     if not engine_flags_given(args):  # nothing below to check (and no engine's options to import)
         return
     from tpkit.cli.engine_flags import engine_fields, size_flag

@@ -22,6 +22,19 @@ FILLED = ("tp", "pp", "dp", "ep")
 ``explain.fromlog.LOG_FLAGS``)"""
 
 
+def _no_engine(path: str, parsed) -> PlanInputError:
+    """The refusal of a log with memory or failure lines but no line that names SGLang or vLLM (a training script's
+    CUDA OOM, a cut log): what was found, and where the engine's name is (helper tidy32: "neither SGLang nor vLLM
+    recognised in the log" said neither)."""
+    found = [*(f"line {f.line_no}: {f.evidence[:120]!r}" for f in parsed.failures[:1]),
+             *(f"line {a.line_no}: a memory figure" for a in parsed.anchors[:1] if hasattr(a, "line_no"))]
+    return PlanInputError(
+        f"--from-log {path!r}: no line names SGLang or vLLM (no version line, launch command, server-args dump or "
+        f"engine start-up line){'; found ' + ', '.join(found) if found else ''}: the engine's measured terms cannot be "
+        "read from it; give the server's own log from its launch command on, or plan without it: tpkit plan MODEL "
+        "--gpu NAME")
+
+
 def from_log(args):
     """Explain ``--from-log``; fill MODEL, --engine, --gpu and the layout the flags leave open from the log (the
     dests the user gave are kept in ``args.user_given``: ``non_kv_from_log`` asks which flags change the run)."""
@@ -36,9 +49,7 @@ def from_log(args):
     if ctx.engine is None:  # no engine line at all: explain's refusal, word for word (helper tidy28)
         from tpkit.cli.explain import not_an_engine_log
 
-        raise not_an_engine_log(e.parsed, f"--from-log {args.from_log!r}") or PlanInputError(
-            f"--from-log {args.from_log}: neither SGLang nor vLLM recognised in the log; give a server log that "
-            "prints its memory lines")
+        raise not_an_engine_log(e.parsed, f"--from-log {args.from_log!r}") or _no_engine(args.from_log, e.parsed)
     if args.engine is None:
         args.engine = ctx.engine
     elif args.engine != ctx.engine:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import json
 import sys
 
 from tpkit.errors import PlanInputError
@@ -86,7 +85,7 @@ def _deployment_flags(p) -> None:
     p.add_argument("--link", type=str.lower, choices=("nvlink", "xgmi", "pcie"), default=None,
                    help="interconnect of the TP group (default: NVLink if the GPU has it, the xGMI mesh on MI300X / "
                         "MI325X / MI355X, else PCIe); xgmi: the AMD Infinity Fabric full mesh of those platforms")
-    p.add_argument("--no-p2p", dest="p2p", action="store_false", default=None,
+    p.add_argument("--no-p2p", dest="no_p2p", action="store_true",
                    help="the GPUs have no CUDA peer access (VMs, one GPU per container, GeForce boards over PCIe): "
                         "the engines turn their custom all-reduce off and run NCCL (as tpkit plan --no-p2p)")
     p.add_argument("--p2p", dest="p2p", action="store_true", default=None,
@@ -180,7 +179,9 @@ def _from_speculative_config(args) -> None:
         raise PlanInputError(f"--speculative-config and {', '.join(mine)} both set the speculative settings; give "
                              "one of them")
     try:
-        cfg = json.loads(text)
+        from tpkit.engines import flag_json
+
+        cfg = flag_json(text)
     except ValueError as exc:
         raise PlanInputError(f"--speculative-config is not valid JSON ({exc}): got {text!r}; write it as vLLM "
                              "reads it, e.g. '{\"method\": \"eagle3\", \"num_speculative_tokens\": 3}'") from None
@@ -280,6 +281,17 @@ def _engine_allreduce_flags(args) -> None:
     args.allreduce_backend = backend
 
 
+def _p2p_flags(args) -> None:
+    """``--p2p`` / ``--no-p2p`` → ``args.p2p`` (True, False or None: the catalog's fact).  Both given contradict each
+    other and are refused, as ``tpkit plan`` refuses them (helper tidy32: perf shared one dest between them, so the
+    last one won without a word); the refusal is ``startup.links.link_choice``'s, imported only then."""
+    if args.p2p and args.no_p2p:
+        from tpkit.startup.links import link_choice
+
+        link_choice(p2p=True, no_p2p=True, num_gpus=args.tp)
+    args.p2p = False if args.no_p2p else args.p2p
+
+
 def build_perf_request(args):
     """Flags → PerfRequest, every check before any prediction."""
     from tpkit.hardware.catalog import lookup_gpu, refuse_mig_layout
@@ -297,6 +309,7 @@ def build_perf_request(args):
                              "--num-gpus or lower --tp")
     _from_speculative_config(args)
     _engine_allreduce_flags(args)
+    _p2p_flags(args)
     settings = _settings(args)
     if settings is not None and settings.family == "STANDALONE" and args.speculative_draft_model_path is None:
         raise PlanInputError("--speculative-algorithm STANDALONE needs --speculative-draft-model-path")

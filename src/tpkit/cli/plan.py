@@ -136,9 +136,7 @@ def _resolve_gpu(args, machine):
     if args.gpu_memory is not None:
         from tpkit.cli.word_hints import device_memory
 
-        total = device_memory(args.gpu_memory)
-        if total.bytes <= 0:
-            raise PlanInputError(f"--gpu-memory must be > 0, got {args.gpu_memory!r}")
+        total = device_memory(args.gpu_memory)  # a size > 0
         if args.gpu is None:
             return custom_gpu(total, name="custom")
         return with_memory(lookup_gpu(args.gpu), total)

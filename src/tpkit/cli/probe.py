@@ -37,7 +37,7 @@ def run_probe(args) -> int:
     from tpkit.runtime.machine_probe import no_gpu_reason, probe_machine
     from tpkit.hardware.profile_io import profile_to_dict, save_machine_profile
 
-    if args.out:
+    if args.out is not None:
         from tpkit.fileio import check_writable
 
         check_writable(args.out, what="--out", example="machine.json")

@@ -55,7 +55,7 @@ def device_memory(text: str, what: str = "--gpu-memory"):
     """``--gpu-memory``'s ``Bytes``, as ``units.parse_bytes`` reads it; a fraction or a percentage (``0.9``,
     ``90%``: what ``--gpu-memory-utilization`` takes) is refused as such, not with "has no unit; say '0.9GiB'"."""
     from tpkit.errors import UnitError
-    from tpkit.units import parse_bytes
+    from tpkit.units import Bytes, parse_bytes
 
     t = str(text).strip()
     m = re.fullmatch(r"(\d*\.\d+)|(\d+(?:\.\d+)?)\s*%", t)  # 0.9, .85, 90 %: not 2 (GiB or GB: asked below)
@@ -65,7 +65,14 @@ def device_memory(text: str, what: str = "--gpu-memory"):
             raise UnitError(f"{what}: {text!r} reads as a fraction ({frac:g}), but {what} is the card's whole memory "
                             "as CUDA reports it, with a unit, e.g. 80GiB; the share of it the engine may use goes "
                             f"to {_FRACTION_FLAGS}, e.g. {frac:g}")
-    return parse_bytes(text, what=what)
+    if t.startswith("-"):  # parse_bytes says "a memory size must be ≥ 0", but a card has more than 0 (tidy32)
+        raise UnitError(f"{what}: {text!r} is negative; give the card's memory as CUDA reports it, e.g. 80GiB")
+    # a bare 0 is refused as 0, not with "has no unit; say '0GiB'" (helper tidy32); the > 0 check has one home
+    # here (cli.plan and cli.explain each held a copy, without an example)
+    total = Bytes(0) if re.fullmatch(r"0*\.?0*", t) and t.strip(".") else parse_bytes(text, what=what)
+    if total.bytes <= 0:
+        raise UnitError(f"{what} must be > 0, got {text!r}; give the card's memory as CUDA reports it, e.g. 80GiB")
+    return total
 
 
 _LENGTH_FLAGS = ("--context-length", "--max-model-len")

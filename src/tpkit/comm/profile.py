@@ -151,15 +151,27 @@ def profile_to_dict(profile: BenchProfile) -> dict:
 
 def load_profile(path: str | Path) -> BenchProfile:
     """Read a profile JSON written by ``tpkit bench allreduce --json``."""
+    from tpkit.fileio import read_small_text
+
     p = Path(path)
     try:
-        raw = json.loads(p.read_text(encoding="utf-8"))  # JSON is UTF-8 (RFC 8259), whatever the locale
+        raw = json.loads(read_small_text(p, what="all-reduce profile",
+                                         fix="give the file `tpkit bench allreduce --json FILE` wrote"))
     except FileNotFoundError:
         raise ConfigError(f"all-reduce profile {str(p)!r} does not exist; write one with "
                           "`tpkit bench allreduce --json FILE`") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ConfigError(f"all-reduce profile {str(p)!r} is not valid JSON or cannot be read: {exc}; pass the "
-                          "file `tpkit bench allreduce --json FILE` wrote") from None
+    except IsADirectoryError:
+        raise ConfigError(f"all-reduce profile {str(p)!r} is a directory; pass the file `tpkit bench allreduce "
+                          "--json FILE` wrote") from None
+    except PermissionError:
+        raise ConfigError(f"all-reduce profile {str(p)!r} cannot be read (permission denied); check the file's "
+                          "permissions (tpkit's user must be able to read it)") from None
+    except RecursionError:  # helper tidy32: a traceback before (as were the > 4,300-digit numbers below)
+        raise ConfigError(f"all-reduce profile {str(p)!r}: the JSON is nested too deeply to be a profile; pass "
+                          "the file `tpkit bench allreduce --json FILE` wrote") from None
+    except (OSError, UnicodeDecodeError, ValueError) as exc:  # JSONDecodeError, an int of > 4,300 digits
+        raise ConfigError(f"all-reduce profile {str(p)!r} is not valid JSON or cannot be read: {str(exc)[:200]}; "
+                          "pass the file `tpkit bench allreduce --json FILE` wrote") from None
     return profile_from_dict(raw, where=str(p))
 
 

@@ -11,9 +11,10 @@ reason: `tpkit plan` and `tpkit perf` of either engine check it; helper cc21).
 
 from __future__ import annotations
 
+import json
 import re
 
-__all__ = ["MIN_COMPUTE_CAPABILITY", "refuse_unsupported_gpu", "release_tuple"]
+__all__ = ["MIN_COMPUTE_CAPABILITY", "flag_json", "refuse_unsupported_gpu", "release_tuple", "unread_release_tail"]
 
 _VERSION_RE = re.compile(r"^\s*v?(\d+)\.(\d+)(?:\.(\d+))?(?:[.\-+]?(?:rc|post|dev|a|b)?\d*.*)?$")
 
@@ -25,6 +26,41 @@ def release_tuple(text: str) -> tuple[int, int, int] | None:
     refuses an unreadable text in its own words."""
     m = _VERSION_RE.match(str(text))
     return (int(m.group(1)), int(m.group(2)), int(m.group(3) or 0)) if m else None
+
+
+_RELEASE_TAIL = re.compile(r"(?:\.\d+)?(?:[.\-_]?(?:rc|post|dev|alpha|beta|a|b)\d*)*"
+                           r"(?:[+\-][A-Za-z0-9][\w.+\-]*)?(?::\s*[vV][01])?\s*")
+"""what may follow MAJOR.MINOR[.PATCH] in a release a user types: a fourth number (vLLM 0.10.1.1), pre / post /
+development parts (``rc1``, ``.post2``, ``.dev101``), a local or build label (``+gbda9d0535``, ``+cu126``, an image
+tag's ``-cu129``) and vLLM's engine suffix (``:v0``)"""
+
+
+def unread_release_tail(text: str) -> str:
+    """The part of a typed release that ``release_tuple`` would drop unread (``"0.5.x"`` → ``".x"``,
+    ``"0.5.23garbage"`` → ``"garbage"``), "" when there is none or ``text`` is no release at all (an alias such as
+    ``current``, which each engine reads or refuses itself).  ``release_tuple`` keeps its tolerance for what logs
+    print; ``tpkit``'s ``--engine-version`` refuses such a tail (helper tidy32: ``--engine-version 0.5.x`` was
+    planned as 0.5.0 with no word)."""
+    m = re.match(r"\s*v?\d+\.\d+(?:\.\d+)?", str(text))
+    if m is None or release_tuple(text) is None:
+        return ""
+    rest = str(text)[m.end():]
+    return "" if _RELEASE_TAIL.fullmatch(rest) else rest
+
+
+def flag_json(text: str):
+    """``json.loads`` of a flag's JSON value (``--speculative-config``, ``--limit-mm-per-prompt``, ``--eplb-config``)
+    where every way the text fails to decode raises ``json.JSONDecodeError``, which the callers turn into their
+    refusal: a number of more than 4,300 digits (Python's int-conversion limit raises a bare ``ValueError``) and
+    nesting deeper than the interpreter's recursion limit (``RecursionError``) were tracebacks (helper tidy32)."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        raise
+    except ValueError as exc:  # "Exceeds the limit (4300 digits) for integer string conversion"
+        raise json.JSONDecodeError(f"a number too long to read ({str(exc).split(';')[0]})", text, 0) from None
+    except RecursionError:
+        raise json.JSONDecodeError("nested too deeply to read", text, 0) from None
 
 
 MIN_COMPUTE_CAPABILITY = {"sglang": (7, 5), "vllm": (7, 0)}

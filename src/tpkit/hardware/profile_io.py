@@ -24,7 +24,7 @@ import re
 from pathlib import Path
 
 from tpkit.errors import PlanInputError, json_kind
-from tpkit.fileio import write_atomic
+from tpkit.fileio import read_small_text, write_atomic
 from tpkit.hardware.gpu import GpuSpec
 from tpkit.hardware.machine import PROFILE_VERSION, GpuState, MachineProfile
 from tpkit.units import Bytes
@@ -77,15 +77,26 @@ def load_machine_profile(path: str | os.PathLike) -> MachineProfile:
     """Read and validate a profile written by ``tpkit probe --out``."""
     p = Path(path)
     try:
-        data = json.loads(p.read_text(encoding="utf-8"))  # JSON is UTF-8 (RFC 8259), whatever the locale
+        data = json.loads(read_small_text(p, what="--machine", fix="give the file `tpkit probe --out FILE` wrote"))
     except FileNotFoundError:
         raise PlanInputError(f"--machine {p}: no such file; write one with `tpkit probe --out {p}`") from None
+    except IsADirectoryError:  # helper tidy32: the errno text said "re-create it", which does not help
+        raise PlanInputError(f"--machine {p}: is a directory; give the file `tpkit probe --out FILE` wrote "
+                             f"(e.g. {p / 'machine.json'})") from None
+    except PermissionError:
+        raise PlanInputError(f"--machine {p}: cannot be read (permission denied); check the file's permissions "
+                             "(tpkit's user must be able to read it) or copy it somewhere readable") from None
     except (OSError, UnicodeDecodeError, ValueError) as exc:  # JSONDecodeError, an int of > 4300 digits
         raise PlanInputError(f"--machine {p}: not a readable JSON file ({str(exc)[:200]}); re-create it with "
                              "`tpkit probe --out`") from None
     except RecursionError:
         raise PlanInputError(f"--machine {p}: the JSON is nested too deeply to be a machine profile; re-create "
                              "it with `tpkit probe --out`") from None
+    if isinstance(data, dict) and ("model_type" in data or "architectures" in data):
+        raise PlanInputError(f"--machine {p}: is a model config.json (JSON with "
+                             f"{'model_type' if 'model_type' in data else 'architectures'}), not a machine profile; "
+                             "pass it as MODEL (tpkit plan FILE --gpu NAME) and the profile `tpkit probe --out "
+                             "FILE` wrote as --machine")
     try:
         return profile_from_dict(data, where=f"--machine {p}")
     except PlanInputError as exc:  # what is wrong inside the file: the way out is the same for every field

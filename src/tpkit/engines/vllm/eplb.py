@@ -40,6 +40,7 @@ import json
 import math
 from dataclasses import replace
 
+from tpkit.engines import flag_json
 from tpkit.errors import PlanInputError
 from tpkit.memory.ledger import LineItem
 from tpkit.models.layout import stage_layers
@@ -73,7 +74,7 @@ def eplb_settings(value) -> dict:
     data = value
     if isinstance(value, str):
         try:
-            data = json.loads(value)
+            data = flag_json(value)
         except json.JSONDecodeError as exc:
             raise PlanInputError(f"--eplb-config is not JSON ({exc.msg} at character {exc.pos}): {value!r}; give a "
                                  "JSON object, e.g. '{\"num_redundant_experts\": 32, \"window_size\": 1000}'") from None

@@ -33,6 +33,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 
+from tpkit.engines import flag_json
 from tpkit.engines.vllm.encoder_budget import DEFAULT_MM_LIMIT
 from tpkit.errors import PlanInputError
 
@@ -77,7 +78,7 @@ def parse_mm_limits(value: str | Mapping | None, release: tuple[int, int, int]) 
             if release < _JSON_FROM:
                 raise _bad("vLLM before 0.8.5 takes only image=2,video=0 (engine/arg_utils.py nullable_kvs)", raw)
             try:
-                value = json.loads(text)
+                value = flag_json(text)
             except json.JSONDecodeError as exc:
                 raise _bad(f"not valid JSON ({exc.msg} at column {exc.colno})", raw) from None
         else:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 
+from tpkit.engines import flag_json
 from tpkit.errors import PlanInputError
 from tpkit.records import dataclass
 
@@ -78,7 +79,7 @@ def _load(text: str | dict) -> dict:
         raise PlanInputError(f"--speculative-config must be JSON text, got {type(text).__name__}; write it like "
                              f"{_EXAMPLE}")
     try:
-        data = json.loads(text)
+        data = flag_json(text)
     except json.JSONDecodeError as exc:
         raise PlanInputError(f"--speculative-config is not valid JSON ({exc.msg} at character {exc.pos}): got "
                              f"{text!r}; write it like {_EXAMPLE}") from None
