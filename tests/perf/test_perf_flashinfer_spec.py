@@ -1,4 +1,4 @@
-"""vLLM FLASHINFER below SM 9.0 with speculative decoding (``perf.runtime_vllm.flashinfer_spec_piecewise``): the
+"""vLLM FLASHINFER below SM 9.0 with speculative decoding (``perf.flashinfer_spec.flashinfer_spec_piecewise``): the
 backend declares full CUDA graphs for single-token decode only (``UNIFORM_SINGLE_TOKEN_DECODE``), so with
 ``num_speculative_tokens`` > 0 vLLM sets ``cudagraph_mode=PIECEWISE`` ('is not supported with spec-decode for
 attention backend …', config/compilation.py ``resolve_cudagraph_mode_and_sizes``) and the verify runs every layer's
@@ -15,7 +15,7 @@ from tpkit.hardware.catalog import lookup_gpu
 from tpkit.models import load_model
 from tpkit.perf import PerfRequest, SpecSettings, plan_perf
 from tpkit.perf.runtime import runtime_for
-from tpkit.perf.runtime_vllm import FLASHINFER_SPEC_PIECEWISE, flashinfer_spec_piecewise
+from tpkit.perf.flashinfer_spec import FLASHINFER_SPEC_PIECEWISE, flashinfer_spec_piecewise
 
 ROOT = Path(__file__).resolve().parents[2]
 SM86 = (8, 6)

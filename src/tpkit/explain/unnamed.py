@@ -23,7 +23,7 @@ UNNAMED_PHASES = {"sglang": ("weights", "first_request", "cuda_graph"), "vllm": 
 memory left for the KV cache" from the phase alone: round ex30's logs, docs/accuracy.md §7.3); vLLM's first-request
 diagnosis asks for a ``cuda_oom`` already; SGLang's KV pool keeps its own rules.  The capture (round ex32): a
 traceback cut in the capture with no error line was read "out of memory while capturing CUDA graphs" from the phase
-alone (vllm's vl_1376, pytorch#170433; flashinfer#2546, whose error is past the excerpt); ex22's memory reading of a
+alone (pytorch#170433; flashinfer#2546, whose error is past the excerpt); ex22's memory reading of a
 *quoted* error cut short stays (``diagnose.capture_error_not_memory``: a ``cuda_graph_capture_failed`` failure is not
 of ``NO_TEXT_KINDS``)"""
 

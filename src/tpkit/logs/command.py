@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import shlex
 
-from tpkit.logs.dumps import literal_dict, read_value
+from tpkit.logs.dumps import MAX_DIGITS, literal_dict, read_value
 from tpkit.logs.lazyre import lazy
 from tpkit.logs.settings import KEYS, Setting, setting_text
 
@@ -56,6 +56,8 @@ def _flag_value(key: str, raw: str | None):
         return True
     m = _HUMAN_INT.match(raw)
     if m and key in ("max_model_len", "context_length", "max_num_batched_tokens", "chunked_prefill_size"):
+        if len(m.group(1)) > MAX_DIGITS:  # does not fit a 64-bit integer: a damaged flag, kept as written
+            return raw
         base, suffix = float(m.group(1)), m.group(2)
         scale = {"k": 10**3, "m": 10**6, "g": 10**9, "K": 2**10, "M": 2**20, "G": 2**30}[suffix]
         return int(base * scale)

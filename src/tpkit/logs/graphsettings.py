@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from tpkit.logs.dumps import literal_dict
+from tpkit.logs.dumps import MAX_DIGITS, literal_dict
 from tpkit.logs.lazyre import lazy
 
 __all__ = ["compilation_pairs"]
@@ -43,5 +43,7 @@ def compilation_pairs(value, raw: str = "") -> list[tuple[str, object]]:
     if raw and "cudagraph_mode" not in keys and (m := _GRAPH_MODE.search(raw)):
         pairs.append(("cudagraph_mode", m.group(1)))
     if raw and "cudagraph_capture_sizes" not in keys and (m := _GRAPH_SIZES.search(raw)) and m.group(1).strip():
-        pairs.append(("cudagraph_capture_sizes", tuple(int(x) for x in m.group(1).replace(",", " ").split())))
+        sizes = m.group(1).replace(",", " ").split()
+        if all(len(x) <= MAX_DIGITS for x in sizes):  # a longer number is a damaged line, not a setting
+            pairs.append(("cudagraph_capture_sizes", tuple(int(x) for x in sizes)))
     return pairs

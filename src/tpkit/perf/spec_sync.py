@@ -48,7 +48,7 @@ also keep from overlapping the verify, has no sourced size and is not charged.
 
 from __future__ import annotations
 
-from tpkit.perf.runtime_vllm import flashinfer_spec_piecewise
+from tpkit.perf.flashinfer_spec import flashinfer_spec_piecewise
 
 __all__ = ["HYBRID_BLOCKING_COPY", "drafter_forces_piecewise", "hybrid_copy_blocks_drafter",
            "DRAFTER_PIECEWISE_FACT", "HYBRID_COPY_FACT"]

@@ -51,7 +51,7 @@ tensor); MiniCPM3 and Kimi-Linear, which have their own step.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from tpkit.records import dataclass
 
 from tpkit.engines.sglang.versions import LATEST, release_key
 from tpkit.models.spec import ModelSpec
