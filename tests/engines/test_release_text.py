@@ -27,3 +27,14 @@ def test_an_unreadable_text_is_none_and_each_engine_refuses_it_in_its_words(text
         sglang_version(text)
     with pytest.raises(PlanInputError, match="as a vLLM version"):
         vllm_version(text)
+
+
+@pytest.mark.parametrize("text", ["0.8.2:v0", "0.5.23:v1", "0.5.6 : V0"])
+def test_sglang_refuses_vllms_engine_suffix(text):
+    """vLLM's ':v0' / ':v1' picks its engine; SGLang has one, so the suffix is a mistake, not dropped (tidy32's lead:
+    ``--engine sglang --engine-version 0.8.2:v0`` was planned as SGLang 0.8.2)."""
+    from tpkit.engines.sglang.versions import parse_version
+    from tpkit.errors import PlanInputError
+    with pytest.raises(PlanInputError, match="vLLM's engine suffix"):
+        parse_version(text)
+    assert parse_version(text.split(":")[0].strip()) >= (0, 5, 6)

@@ -40,6 +40,10 @@ def parse_version(text: str) -> tuple[int, int, int]:
     if release is None:
         raise PlanInputError(f"--engine-version: cannot read {text!r} as an SGLang version; "
                              f"write it like {LATEST!r} or '0.4.10'")
+    if re.search(r":\s*[vV][01]\s*$", str(text)):  # vLLM's engine suffix (0.8.2:v0); SGLang has one engine
+        raise PlanInputError(f"--engine-version: {text!r} ends in vLLM's engine suffix (':v0' / ':v1' picks vLLM's V0 "
+                             f"or V1 engine); SGLang has one engine: give the release alone, e.g. {LATEST!r}, or "
+                             "--engine vllm")
     return release
 
 
