@@ -316,9 +316,11 @@ def _sglang(case, text, gpu, family, world, version) -> tuple[dict | None, str |
         elif version >= (0, 5, 15) and transport == "nvlink":
             return None, "SGLang ≥ 0.5.15 on NVLink: CustomAllReduceV2 buffers (not the legacy 24 MiB) are in the line"
         if transport == "nvlink" and world > 2 and not sglang_flags_printed(text):
-            return None, ("the run's flags are not printed (no ServerArgs dump or launch command): on an NVSwitch board "
-                          "at more than two ranks NVLS, symmetric memory and extra groups change the init line "
-                          "(sglang_flags_printed)")
+            notes.append("NCCL not derived: the run's flags are not printed (no ServerArgs dump or launch command): on "
+                         "an NVSwitch board at more than two ranks NVLS, symmetric memory and extra groups change the "
+                         "init line (sglang_flags_printed)")
+            return ({"printed": printed, "derive": derive, "resolution": res, "note": "; ".join(notes)}
+                    if derive else None), notes[-1]
         car = transport == "nvlink" and not re.search(r"disable_custom_all_reduce=True", text)
         if transport == "pcie" and world == 2 and not re.search(r"lacks GPU P2P|disable_custom_all_reduce=True", text):
             return None, "2 PCIe GPUs: whether the custom all-reduce came up (P2P) is not printed"
