@@ -222,11 +222,27 @@ def _family_cells(term: str, by_key: dict[str, list[dict]], floors: dict) -> dic
     return cells
 
 
+INIT_WINDOW_ENGINES = ("sglang", "measurement")
+"""rows whose NCCL sample is what a communicator's init and its first (1-element) collective leave: SGLang's 'Init
+torch distributed ends. mem usage' (sglang 0.5.2 / 0.5.3 ``ModelRunner.init_torch_distributed``: before − after
+``init_distributed_environment`` + ``initialize_model_parallel``, whose ``PyNcclCommunicator.__init__`` runs
+``ncclCommInitRank`` and one 1-element all-reduce) and tpkit's own step measurement (init_process_group + first
+all-reduce).  A vLLM row before 0.11 is not that quantity: ``Worker.init_device`` (vllm 0.7.1 worker/worker.py)
+takes its snapshot before ``init_worker_distributed_environment`` and the non-torch line is read after
+``profile_run``, so it also holds every channel the profile's large all-reduces connected and the kernel workspaces
+made outside torch's allocator — what ``vllm_nontorch_growth`` charges separately from 0.11 (helper ev32)."""
+INIT_WINDOW_PREFIX = "sglang:"
+"""key prefix of the NCCL cells built from ``INIT_WINDOW_ENGINES`` rows only (``sglang:nvlink:8``), which SGLang's
+plans read (``tpkit.startup.table.nccl_entry(..., engine="sglang")``)"""
+
+
 def _nccl_cells(by_key: dict[str, list[dict]], floors: dict) -> dict[str, dict]:
     cells: dict[str, dict] = {}
     for transport in TRANSPORTS:
         known = {int(k.split(":")[1]): {**cell(v, floors), "source": "evidence"} for k, v in by_key.items()
                  if k.startswith(transport + ":")}
+        if not known:
+            continue
         for world in NCCL_WORLDS:
             key = f"{transport}:{world}"
             if world in known:
@@ -320,6 +336,9 @@ def build(evidence: dict) -> dict:
         floors[term] = f = sample_floors(term, by_key)
         if term == "nccl":
             table.cells[term] = _nccl_cells(by_key, f)
+            init_window = _samples([r for r in rows if r["engine"] in INIT_WINDOW_ENGINES], term, table)
+            own = _nccl_cells(init_window, f)
+            table.cells[term].update({INIT_WINDOW_PREFIX + k: c for k, c in own.items()})
         elif term in ("sglang_tp1_init", "sglang_load_extra", "vllm_nontorch_growth"):  # engine extras
             table.cells[term] = {k: {**cell(v, f), "source": "evidence"} for k, v in sorted(by_key.items())}
         else:
@@ -413,7 +432,7 @@ def doc_section(table: dict, evidence: dict) -> str:
                 "(§5 \"CUDA context by SM count\")."]
     out += ["", "| NCCL (init + first collective) | " + " | ".join(f"world {w}" for w in NCCL_WORLDS) + " |",
             "|---|" + "---|" * len(NCCL_WORLDS)]
-    for t in TRANSPORTS:
+    for t in TRANSPORTS + tuple(INIT_WINDOW_PREFIX + t for t in TRANSPORTS):
         out.append(f"| {t} | " + " | ".join(_gib(terms['nccl'][f'{t}:{w}']) + ("" if terms['nccl'][f'{t}:{w}']['n']
                                                                             else " *") for w in NCCL_WORLDS) + " |")
     init, init_old, init_new = (terms["sglang_tp1_init"][k] for k in ("all", "<0.5.8", ">=0.5.8"))
@@ -423,7 +442,10 @@ def doc_section(table: dict, evidence: dict) -> str:
             "largest sampled world's cell, with a wider band. NCCL is keyed by transport and world size only (the "
             "samples come from H100/H200/A100/A800/B200 over NVLink and L4/L40S/RTX 4090/RTX 2080 Ti over PCIe); the split "
             f"into init and first collective is the ratio measured on 2× H200 ({table['nccl_init_fraction']:.1%} "
-            "init).", "",
+            "init). The `sglang:` rows are built from the SGLang init lines and tpkit's measurement only, and "
+            "SGLang's plans read them: a vLLM non-torch line before 0.11 runs from a snapshot before the distributed "
+            "init to the end of the profile run, so it also holds what the profile's collectives connected "
+            "(`INIT_WINDOW_ENGINES`, helper ev32); vLLM's plans read the pooled rows.", "",
             f"SGLang's own start-up term (`sglang_process_overhead`): what `init_torch_distributed` allocates besides "
             f"NCCL at tp 1, by release: {_gib(init_old)} GiB up to 0.5.7 ({init_old['n']} rows) and {_gib(init_new)} GiB "
             f"from 0.5.8 ({init_new['n']} rows; all {init['n']} rows pooled, for an unknown release: {_gib(init)}); docs "

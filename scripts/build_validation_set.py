@@ -3723,10 +3723,21 @@ BL32B_OFF = {  # helper bl32b (2026-12-07, session 32): blind misses above 8 % (
     for cid, arm in (("vp_1086", ""), ("vp_1087", ", --enable-prefix-caching (the same pool printed and planned)"))
 }
 
+EV32_OFF = {  # helper ev32 (2026-12-07, session 32): start-up NCCL cell by rule (docs/accuracy.md §5, round ev32)
+    "vp_006": ("+7.16 -> +8.67 % with round ev32's rule B (an SGLang NVLink NCCL sample needs the run's flags printed: "
+               "sg_051 out), which moved the pooled nccl[nvlink:8] cell that vLLM's plans read from 1.94 to 1.61 GiB; "
+               "world 16 takes world 8's cell. The run is tp 16 over two 8 x H20 nodes (ray, vllm#17242): no start-up "
+               "row measures NCCL over the network, and vLLM leaves NVLink SHARP at NCCL's default on NVSwitch Hopper "
+               "(vllm 0.7.1 vllm/__init__.py sets only NCCL_CUMEM_ENABLE=0; 0.8.4 not read), which SGLang's rows "
+               "switch off, so the pooled cell is low for this run; ~1.7 -> 2.0 GiB of non-KV memory beyond the plan "
+               "with a 1-token batch (vl_047's reading, item 2). No reading of the two-node NCCL bytes yet: a vLLM "
+               "tp-16 two-node log printing its non-torch memory would settle it."),
+}
+
 for _cid, _why in {**VRES_OFF, **O19C_OFF, **BL20_OFF, **BL20B_OFF, **CAT20_OFF, **O20_OFF, **WHY21_OFF,
                    **GS21_OFF, **BL21C_OFF, **BL22B_OFF,
                    **BL22C_OFF, **BL23_OFF, **GS24_OFF, **GS25C_OFF, **GS25B_OFF, **AMD26_OFF, **GS28C_OFF, **GS29B_OFF,
-                   **GS30B_OFF, **GS30E_OFF, **BL30B_OFF, **GS31B_OFF, **GS31D_OFF, **BL32B_OFF}.items():
+                   **GS30B_OFF, **GS30E_OFF, **BL30B_OFF, **GS31B_OFF, **GS31D_OFF, **BL32B_OFF, **EV32_OFF}.items():
     PUBLIC_EDITS.setdefault(_cid, {})["why_off"] = _why
 PUBLIC_EDITS["vp_066"]["why_off"] += (
     f" {VRES}: the weights gap is torch's caching allocator (engines/vllm/weight_blocks.py): at tp 2 the "

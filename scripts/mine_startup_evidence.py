@@ -29,7 +29,9 @@ the print resolution (``resolution_gib``), as sg_051 / sg_105.
 
 Refused (``use`` false, ``why_not``): engine release, GPU, world size or links unknown where the derivation needs
 them; hosts that are unusual (WSL2, another process on the card — vLLM's 'Free memory … is less than desired'
-error —, an engine patched by Unsloth, several nodes, pipeline parallel or DP attention, NVLS on); and the logs of
+error —, an engine patched by Unsloth, several nodes, pipeline parallel or DP attention, NVLS, symmetric memory or
+MSCCL++ on); an SGLang NCCL sample on NVLink at world > 2 whose log prints no flags (``sglang_flags_printed``:
+those refusals cannot be checked there, helper ev32); and the logs of
 public validation cases (tests/validation/data_public/*.json: a validation case names the corpus id, shares its
 source URL, or quotes two or more of its numeric lines): "a public validation case's own log …" — kept out so
 that scripts/validate.py stays a held-out score; and the logs of ``HELD_OUT``, each with the reason read off its
@@ -217,7 +219,27 @@ def _unusual(case: dict, text: str) -> str | None:
         return "unified memory (GB10 / DGX Spark): free memory is shared with the host, so total − free is not the context"
     if re.search(r"pp_size=[2-9]|pipeline_parallel_size=[2-9]|enable_dp_attention=True|enable_nccl_nvls=True", text):
         return "pipeline parallel, DP attention or NVLS on: the init line is not one world-size communicator"
+    if re.search(r"enable_symm_mem=True|enable_torch_symm_mem=True|enable_mscclpp=True", text):
+        return ("symmetric memory or MSCCL++ on (NCCL_CUMEM_ENABLE=1 / a SymmMemCommunicator / an MSCCL++ "
+                "communicator in the init window, sglang 0.5.3 _set_envs_and_config / GroupCoordinator): the init line "
+                "is not one NCCL communicator")
     return None
+
+
+_FLAGS = re.compile(r"ServerArgs\(|(?:launch_server|sglang serve|bench_one_batch|sglang\.bench_\w+)[^\n]*"
+                    r"--(?:tp|tp-size|tensor-parallel-size)\b")
+"""a printed ServerArgs dump or a launch command with its tp flag: the run's flags are in the log"""
+
+
+def sglang_flags_printed(text: str) -> bool:
+    """Whether an SGLang log prints the run's flags (``_FLAGS``).  On an NVSwitch board at more than two ranks the
+    init line depends on flags that print nowhere else: ``--enable-nccl-nvls`` and ``--enable-symm-mem`` set
+    ``NCCL_NVLS_ENABLE`` / ``NCCL_CUMEM_ENABLE`` before NCCL starts (sglang 0.5.3 entrypoints/engine.py
+    ``_set_envs_and_config``; NVLink SHARP buffers only above two GPUs, NCCL src/transport/nvls.cc ``ncclNvlsInit``),
+    ``--enable-torch-symm-mem`` opens a ``SymmMemCommunicator`` in ``GroupCoordinator.__init__`` (0.5.3
+    distributed/parallel_state.py), ``--enable-dp-attention`` / ``--pp-size`` add groups: without them printed,
+    none of the refusals of ``_unusual`` can be checked (helper ev32)."""
+    return bool(_FLAGS.search(text))
 
 
 def _ranked(matches, value_group: int, rank_groups: tuple[int, ...]) -> tuple[float, float, int] | None:
@@ -293,6 +315,12 @@ def _sglang(case, text, gpu, family, world, version) -> tuple[dict | None, str |
             pass  # ROCm without AITER's all-reduce: the init line is taken whole, as sg-issue-25118 (xgmi:4)
         elif version >= (0, 5, 15) and transport == "nvlink":
             return None, "SGLang ≥ 0.5.15 on NVLink: CustomAllReduceV2 buffers (not the legacy 24 MiB) are in the line"
+        if transport == "nvlink" and world > 2 and not sglang_flags_printed(text):
+            notes.append("NCCL not derived: the run's flags are not printed (no ServerArgs dump or launch command): on "
+                         "an NVSwitch board at more than two ranks NVLS, symmetric memory and extra groups change the "
+                         "init line (sglang_flags_printed)")
+            return ({"printed": printed, "derive": derive, "resolution": res, "note": "; ".join(notes)}
+                    if derive else None), notes[-1]
         car = transport == "nvlink" and not re.search(r"disable_custom_all_reduce=True", text)
         if transport == "pcie" and world == 2 and not re.search(r"lacks GPU P2P|disable_custom_all_reduce=True", text):
             return None, "2 PCIe GPUs: whether the custom all-reduce came up (P2P) is not printed"

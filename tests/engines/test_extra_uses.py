@@ -84,19 +84,23 @@ def _total(lines) -> Bytes:
 # Helper vx25 (2026-12-06): FlashAttention 3's split-KV accumulators in the first FULL capture (engines/vllm/graph_fa3.py:
 # 32 splits x 32 heads a rank x 512 tokens x 129 x 4 B = 258 MiB, above the 0.155 GiB constant): vllm 0.33 column on
 # H100 at tp 2 only (16,112 -> 15,472; at tp 4 / 8 the 16 / 8 heads a rank give 129 / 65 MiB, under the constant).
+# Helper ev32 (2026-12-07): SGLang reads NCCL cells of its own init window (sglang: keys: nvlink:4 1.36 -> 1.44,
+# nvlink:8 1.94 -> 1.23, pcie:2 0.245 -> 0.26, pcie:8 0.265 -> 0.13 GiB) and sg_051's NCCL sample is out (no flags
+# printed): the SGLang columns at H100 tp 4 / 8, L40S tp 8, RTX-PRO-6000 tp 2 / 8 move; vLLM v0 at H100 tp 8 reads
+# the pooled nvlink:8 cell, 1.94 -> 1.61 GiB (1,292,672 -> 1,301,312).
 BEFORE_THE_FEATURE = {
     ("H100", 1): (0, 0, 0, 0, 0),
     ("H100", 2): (0, 10_481, 15_472, 1_328, 22_240),
-    ("H100", 4): (396_039, 433_358, 450_080, 420_512, 453_344),
-    ("H100", 8): (1_196_222, 1_234_103, 1_330_752, 1_271_696, 1_292_672),
+    ("H100", 4): (395_181, 432_461, 450_080, 420_512, 453_344),
+    ("H100", 8): (1_211_335, 1_249_569, 1_330_752, 1_271_696, 1_301_312),
     ("L40S", 1): (0, 0, 0, 0, 0),
     ("L40S", 2): (0, 0, 0, 0, 0),
     ("L40S", 4): (42_872, 0, 79_824, 74_944, 74_944),
-    ("L40S", 8): (500_871, 365_584, 586_704, 577_024, 577_024),
+    ("L40S", 8): (503_766, 368_061, 586_704, 577_024, 577_024),
     ("RTX-PRO-6000", 1): (0, 0, 0, 0, 0),
-    ("RTX-PRO-6000", 2): (97_299, 101_565, 115_920, 94_656, 117_968),
+    ("RTX-PRO-6000", 2): (97_215, 101_480, 115_920, 94_656, 117_968),
     ("RTX-PRO-6000", 4): (616_890, 622_952, 663_952, 621_408, 668_336),
-    ("RTX-PRO-6000", 8): (1_649_060, 1_621_649, 1_754_976, 1_669_968, 1_763_808),
+    ("RTX-PRO-6000", 8): (1_652_046, 1_624_597, 1_754_976, 1_669_968, 1_763_808),
 }
 
 

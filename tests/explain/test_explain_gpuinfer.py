@@ -181,3 +181,15 @@ def test_without_a_printed_init_the_nccl_band_still_bounds_the_total():
     text = "".join(line + "\n" for line in RCCL_TP8.splitlines() if "Load weight begin" in line)
     got = infer_sglang_total(parse_log(text), 8)
     assert got.high is not None and got.high.gib < 287.98 and "MI355X" not in got.candidates
+
+
+def test_the_distributed_init_bound_covers_rccl_over_xgmi():
+    """Helper ev32: the upper bound on the device total takes the highest NCCL band end over every transport,
+    xgmi included (an AMD card's RCCL init, 2.94 ± 1.14 GiB at world 8, above the NVLink and PCIe cells)."""
+    from tpkit.explain.gpuinfer import _dist_high
+    from tpkit.startup.table import nccl_entry
+
+    for tp in (2, 4, 8, 16):
+        high, why = _dist_high(tp)
+        assert high == max(nccl_entry(t, tp).bytes + nccl_entry(t, tp).uncertainty for t in ("nvlink", "pcie", "xgmi"))
+        assert high >= nccl_entry("xgmi", tp).bytes + nccl_entry("xgmi", tp).uncertainty and "NCCL band" in why

@@ -23,11 +23,13 @@ def _case(cid: str, engine: str, transport=None, how="test") -> dict:
 
 H100 = lookup_gpu("H100-SXM-80GB")
 
-SG_TP8 = """[2025-09-11 10:24:20 TP0] Init torch distributed begin.
+SG_TP8_BARE = """[2025-09-11 10:24:20 TP0] Init torch distributed begin.
 [2025-09-11 10:24:23 TP1] Init torch distributed ends. mem usage=1.27 GB
 [2025-09-11 10:24:23 TP0] Init torch distributed ends. mem usage=1.25 GB
 [2025-09-11 10:24:23 TP0] Load weight begin. avail mem=77.43 GB
 """
+SG_TP8 = ("[2025-09-11 10:24:19] server_args=ServerArgs(model_path='m', tp_size=8, enable_nccl_nvls=False, "
+          "enable_symm_mem=False)\n" + SG_TP8_BARE)
 
 
 def test_sglang_tp8_nvlink_gives_nccl_and_context_with_the_rank_spread(miner):
@@ -123,3 +125,48 @@ def test_held_out_logs_are_refused_with_their_reason(miner):
     for cid in HELD_OUT_ROWS:
         assert rows[cid]["use"] is False and "another process holds memory on the card" in rows[cid]["why_not"]
         assert rows[cid]["derive"]  # it would give a term: the exclusion, not a missing line, keeps it out
+
+
+def test_sglang_nvlink_above_two_ranks_needs_the_flags_printed(miner):
+    """Helper ev32: on an NVSwitch board at world > 2, NVLS / symmetric memory / extra groups change the init line and
+    print only in the flags; a log without them gives no NCCL sample (sg_051, PR #11716's description)."""
+    got, why = miner._sglang(_case("x", "sglang", "nvlink"), SG_TP8_BARE, H100, "hopper", 8, (0, 5, 3))
+    assert "flags are not printed" in why and [d["term"] for d in got["derive"]] == ["cuda_context"]  # context kept
+    dump = "[t] server_args=ServerArgs(model_path='m', tp_size=8, enable_nccl_nvls=False, enable_symm_mem=False)\n"
+    got, why = miner._sglang(_case("x", "sglang", "nvlink"), dump + SG_TP8_BARE, H100, "hopper", 8, (0, 5, 3))
+    assert why is None and any(d["term"] == "nccl" for d in got["derive"])
+    cmd = "python3 -m sglang.launch_server --model-path m --tp 8 --port 30000\n"
+    assert miner.sglang_flags_printed(cmd) and not miner.sglang_flags_printed(SG_TP8_BARE)
+    # two ranks (no NVLink SHARP below three GPUs) and PCIe keep their samples without the flags
+    two = SG_TP8_BARE
+    got, why = miner._sglang(_case("x", "sglang", "nvlink"), two, H100, "hopper", 2, (0, 5, 3))
+    assert why is None and [d["key"] for d in got["derive"] if d["term"] == "nccl"] == ["nvlink:2"]
+    got, why = miner._sglang(_case("x", "sglang", "pcie"), SG_TP8_BARE, H100, "hopper", 4, (0, 5, 3))
+    assert why is None and [d["key"] for d in got["derive"] if d["term"] == "nccl"] == ["pcie:4"]
+
+
+def test_symmetric_memory_or_mscclpp_on_is_refused(miner):
+    for flag in ("enable_symm_mem=True", "enable_torch_symm_mem=True", "enable_mscclpp=True"):
+        assert "symmetric memory or MSCCL++" in miner._unusual(_case("x", "sglang"), f"ServerArgs(tp_size=8, {flag})")
+    assert miner._unusual(_case("x", "sglang"), "ServerArgs(tp_size=8, enable_symm_mem=False)") is None
+
+
+def test_every_used_sglang_nvlink_nccl_row_prints_its_flags(miner):
+    """The flags rule holds for the hand-entered rows too: every used SGLang row giving nccl[nvlink:W > 2] from a
+    corpus log prints its flags; sg_051 (no flags) is listed with the reason."""
+    ev = json.loads((miner.EVIDENCE).read_text(encoding="utf-8"))
+    corpus = {c["id"]: c for c in json.loads((miner.DATA / "cases.json").read_text(encoding="utf-8"))}
+    checked = 0
+    for r in ev["rows"]:
+        keys = [d["key"] for d in r["derive"] if d["term"] == "nccl" and d["key"].startswith("nvlink:")]
+        if r["engine"] != "sglang" or not keys or int(keys[0].split(":")[1]) <= 2 or r.get("case_id", r["id"]) not in corpus:
+            continue
+        text = (miner.DATA / corpus[r.get("case_id", r["id"])]["file"]).read_text(encoding="utf-8", errors="replace")
+        if r["use"]:
+            assert miner.sglang_flags_printed(text), r["id"]
+            checked += 1
+    assert checked >= 2  # sg_010 (nvlink:8), sg_105 (nvlink:4)
+    sg051 = next(r for r in ev["rows"] if r["id"] == "sg_051")  # PR #11716: no flags, the context only
+    assert [d["term"] for d in sg051["derive"]] == ["cuda_context"] and "flags are not printed" in sg051["note"]
+    text = (miner.DATA / corpus["sg_051"]["file"]).read_text(encoding="utf-8", errors="replace")
+    assert not miner.sglang_flags_printed(text)

@@ -128,3 +128,34 @@ def test_rtx3090_context_is_vllm_064s_usage_before_the_profile_beyond_the_weight
     assert blas.bytes == GiB(p["memory_usage_post_profile"] - p["initial_memory_usage"]) and "fallback" not in blas.source
     # the two add up to vLLM 0.6.4's non_torch_memory line (three numbers printed to 0.01 GiB)
     assert abs((ctx.bytes + blas.bytes).gib - p["nontorch"]) <= 0.015
+
+
+def test_sglang_reads_the_nccl_cells_of_its_init_window():
+    """Helper ev32: SGLang's plans read ``sglang:`` NCCL cells built from SGLang init lines and tpkit's measurement
+    only; a vLLM non-torch line before 0.11 also holds what the profile connected (vllm 0.7.1 Worker.init_device
+    snapshot before the distributed init, line after profile_run).  vLLM's plans read the pooled cells."""
+    from tpkit.startup.table import nccl_entry, read_table
+    cells = read_table()["terms"]["nccl"]
+    for key, raw in cells.items():
+        if key.startswith("sglang:") and raw["source"] == "evidence":
+            rows = {r["id"]: r for r in json.loads((table_path().parent / "evidence.json").read_text())["rows"]}
+            assert all(rows[i]["engine"] in ("sglang", "measurement") for i in raw["rows"]), key
+    own, pooled = nccl_entry("nvlink", 8, engine="sglang"), nccl_entry("nvlink", 8)
+    assert "sglang:nvlink:8" in own.source and "vl_058" not in own.source and "vl_058" in pooled.source
+    # world 16 (two nodes of eight) takes world 8's cell, per engine
+    assert nccl_entry("nvlink", 16, engine="sglang").bytes == own.bytes
+    assert nccl_entry("nvlink", 16).bytes == pooled.bytes
+    # a transport's cells exist for SGLang wherever the pooled ones do
+    assert {k.split(":", 1)[1] for k in cells if k.startswith("sglang:")} == {k for k in cells if ":" in k and not k.startswith("sglang:")}
+    with pytest.raises(ValueError):
+        nccl_entry("nvlink", 8, engine="trtllm")
+
+
+def test_sglang_plan_charges_the_init_window_cell():
+    from tpkit.engines.sglang.baseline import plan_baseline
+    from tpkit.parallel import ParallelSpec
+    from tpkit.startup.table import nccl_entry
+    b = plan_baseline(lookup_gpu("H100-SXM-80GB"), ParallelSpec(tp=8), "0.5.9", None)
+    nccl = [u for u in b.uses if u.item in ("NCCL process group", "NCCL communicator warm-up")]
+    assert len(nccl) == 2 and all("sglang:nvlink:8" in u.source for u in nccl)
+    assert abs(sum(u.bytes.bytes for u in nccl) - nccl_entry("nvlink", 8, engine="sglang").bytes.bytes) <= 1

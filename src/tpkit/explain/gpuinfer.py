@@ -65,13 +65,15 @@ def _context_high() -> tuple[Bytes, str]:
 
 
 def _dist_high(tp: int) -> tuple[Bytes, str]:
-    """The distributed init's highest band end for ``tp`` ranks."""
+    """The distributed init's highest band end for ``tp`` ranks, over every transport of the start-up table's pooled
+    NCCL cells: NVLink, PCIe and RCCL over xGMI (an AMD Instinct card is a candidate too; helper ev32, 2026-12-07:
+    without xgmi the bound fell under sg_061's MI300X when the pooled nvlink:8 cell lost sg_051's sample)."""
     from tpkit.startup.table import entry, nccl_entry
 
     if tp <= 1:
         e = entry("sglang_tp1_init", "all")
         return e.bytes + e.uncertainty, f"distributed init (1 rank) ≤ {format_bytes(e.bytes + e.uncertainty)}"
-    high = max(nccl_entry(t, tp).bytes + nccl_entry(t, tp).uncertainty for t in ("nvlink", "pcie"))
+    high = max(nccl_entry(t, tp).bytes + nccl_entry(t, tp).uncertainty for t in ("nvlink", "pcie", "xgmi"))
     return high, f"distributed init ({tp} ranks, NCCL band) ≤ {format_bytes(high)}"
 
 

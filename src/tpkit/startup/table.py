@@ -107,12 +107,25 @@ def entry(term: str, key: str) -> Entry:
                  source=source)
 
 
-def nccl_entry(transport: str, world: int) -> Entry:
-    """NCCL init + first collective for ``world`` ranks over ``transport`` (the next tabulated world ≥ it)."""
+def nccl_entry(transport: str, world: int, *, engine: str | None = None) -> Entry:
+    """NCCL init + first collective for ``world`` ranks over ``transport`` (the next tabulated world ≥ it).
+
+    ``engine="sglang"``: the cell built from the samples that measure SGLang's init window only (its 'Init torch
+    distributed ends' lines and tpkit's own step measurement; key ``sglang:<transport>:<world>``, helper ev32):
+    a vLLM non-torch line before 0.11 runs from a snapshot taken before the distributed init to the end of the
+    profile run (vllm 0.7.1 ``Worker.init_device`` / ``determine_num_available_blocks``), so it also holds the
+    channels the profile's large collectives connected, which SGLang's pool sizing never sees (they come after its
+    'Load weight begin' sample).  ``None``: every sample pooled (vLLM's plans).  A table without the engine's cell
+    (built before ev32) gives the pooled one."""
     if transport not in ("nvlink", "pcie", "xgmi"):
         raise ValueError(f"transport must be 'nvlink', 'pcie' or 'xgmi', got {transport!r}")
+    if engine not in (None, "sglang"):
+        raise ValueError(f"engine must be None or 'sglang', got {engine!r}")
     tabulated = next((w for w in _NCCL_WORLDS if w >= world), _NCCL_WORLDS[-1])
-    return entry("nccl", f"{transport}:{tabulated}")
+    key = f"{transport}:{tabulated}"
+    if engine is not None and f"{engine}:{key}" in read_table()["terms"]["nccl"]:
+        key = f"{engine}:{key}"
+    return entry("nccl", key)
 
 
 def nccl_init_fraction() -> float:

@@ -111,7 +111,7 @@ def cuda_context(gpu: GpuSpec | None, state: GpuState | None = None) -> Cost:
 
 
 def nccl_costs(gpu: GpuSpec | None, world: int, *, transport: str, nodes: int = 1,
-               links: str = "") -> tuple[Cost, ...]:
+               links: str = "", engine: str | None = None) -> tuple[Cost, ...]:
     """NCCL communicator init and its first (warm-up) collective for a ``world``-rank group over ``transport``
     (``"nvlink"``, ``"pcie"``, or ``"xgmi"``: RCCL on AMD Instinct boards, whose cells hold SGLang's distributed init
     there less its HIP all-reduce buffers); none for one rank.  The table's total is split in the ratio measured on 2× H200.
@@ -120,10 +120,10 @@ def nccl_costs(gpu: GpuSpec | None, world: int, *, transport: str, nodes: int = 
     transport (InfiniBand/RoCE with GPUDirect keeps its buffers on the GPU, sockets in host memory), so the row of
     ``transport`` is charged as an ASSUMPTION with a band of ± its nominal (from none of it to twice it).
     ``links``: which links were assumed and from where (``GroupTopology.describe`` and its source), stated in the
-    lines' source."""
+    lines' source.  ``engine``: ``"sglang"`` reads the cell of SGLang's init window (``nccl_entry``)."""
     if world < 2:
         return ()
-    e = nccl_entry(transport, world)
+    e = nccl_entry(transport, world, engine=engine)
     share = nccl_init_fraction()
     total_unc = e.uncertainty
     source = e.source

@@ -115,7 +115,7 @@ def _baseline(gpu: GpuSpec, parallel: ParallelSpec, version: str, machine: Machi
     costs = startup_costs(
         context=cuda_context(gpu, state),
         nccl=nccl_costs(gpu, world, transport=_transport(gpu, links.full_nvlink), nodes=links.num_nodes,
-                        links=links_note(links)),
+                        links=links_note(links), engine="sglang"),
         custom_allreduce=None if disable_car else custom_allreduce_cost(gpu, parallel, version, machine, choice),
         extra=extra_uses, cublas_cost=cublas(gpu),
         process_overhead=sglang_process_overhead(at_least(version, "0.5.8")))
