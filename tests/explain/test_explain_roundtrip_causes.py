@@ -23,7 +23,8 @@ def test_sglang_tp_fix_takes_the_default_fraction_of_the_new_layout():
     assert "mem_fraction_static 0.812, SGLang's default at tp 16" in fix.note
     row = _row("sg_061", "--tp 16")
     # was 694,294 (the run's 0.690 kept) against the plan's 1,044,773
-    assert row["outcome"] == "match" and row["kv_tokens"] == row["plan_kv_tokens"] == 1044773, row
+    # 1,044,773 before session 32 (the cuda / rocm rank-spread split and the MLA copies moved the re-plan)
+    assert row["outcome"] == "match" and row["kv_tokens"] == row["plan_kv_tokens"] == 1044801, row
 
 
 def test_sglang_tp_fix_keeps_a_fraction_the_log_prints():

@@ -144,7 +144,7 @@ def test_the_readme_commands_run_from_the_installed_wheel(installed, tmp_path):
     shutil.copy2(KIMI_LOG, log)  # a log the user has, outside the repository
     runs = {
         "plan": (["plan", "moonshotai/Kimi-K2.5", "--engine", "sglang", "--gpu", "RTX-PRO-6000", "--tp", "8",
-                  "--mem-fraction-static", "0.85"], "KV cache: 123,600"),
+                  "--mem-fraction-static", "0.85"], "KV cache: 125,354"),
         "explain": (["explain", str(log)], "KV tokens   printed 117,631"),
         "perf": (["perf", "moonshotai/Kimi-K2.5", "--tp", "8", "--speculative-algorithm", "EAGLE3",
                   "--engine-version", "0.5.10", "--context", "16384", "--accept-length", "2.04", "--gpu",
