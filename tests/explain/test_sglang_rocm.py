@@ -186,3 +186,20 @@ def test_the_metadata_classes_are_the_wheels():
     mod = load_script("expert_location_classes")
     union = set().union(*(mod.metadata_classes(str(p)) for p in paths))
     assert union == METADATA_CLASSES
+
+
+@pytest.mark.parametrize("version, builds", [("0.4.9", True), ("0.4.10", False), (None, False)])
+def test_builds_metadata_takes_streams_boundary_for_a_class_without_the_method(version, builds):
+    """``sgrocm.builds_metadata`` reads its 0.4.10 boundary from ``engines.sglang.streams.METADATA_END`` (helper
+    rev32: the one home; sgrocm kept a copy) — both sides for a class without ``get_model_config_for_expert_location``;
+    a class that has it builds the metadata in any release."""
+    from types import SimpleNamespace
+
+    from tpkit.engines.sglang.streams import METADATA_END
+    from tpkit.explain.sgrocm import builds_metadata
+
+    assert METADATA_END == "0.4.10"
+    llama = SimpleNamespace(model=SimpleNamespace(architecture="LlamaForCausalLM"), rules_version=version)
+    assert builds_metadata(llama) is builds
+    deepseek = SimpleNamespace(model=SimpleNamespace(architecture="DeepseekV3ForCausalLM"), rules_version=version)
+    assert builds_metadata(deepseek) is True

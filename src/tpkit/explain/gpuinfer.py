@@ -67,7 +67,8 @@ def _context_high() -> tuple[Bytes, str]:
 def _dist_high(tp: int) -> tuple[Bytes, str]:
     """The distributed init's highest band end for ``tp`` ranks, over every transport of the start-up table's pooled
     NCCL cells: NVLink, PCIe and RCCL over xGMI (an AMD Instinct card is a candidate too; helper ev32, 2026-12-07:
-    without xgmi the bound fell under sg_061's MI300X when the pooled nvlink:8 cell lost sg_051's sample)."""
+    without xgmi the bound fell under an MI300X corpus log's figure when the pooled nvlink:8 cell lost one sample;
+    docs/accuracy.md round ev32 names them)."""
     from tpkit.startup.table import entry, nccl_entry
 
     if tp <= 1:
