@@ -58,9 +58,18 @@ def metadata_classes(wheel: str) -> list[str]:
 
 
 def main(argv: list[str]) -> int:
+    if not argv:
+        print("expert_location_classes.py: no wheel given; pass one or more SGLang wheels, e.g. "
+              "python scripts/expert_location_classes.py /tmp/wheels/sglang-0.5.9-py3-none-any.whl", file=sys.stderr)
+        return 2
     union: set[str] = set()
     for wheel in argv:
-        found = metadata_classes(wheel)
+        try:
+            found = metadata_classes(wheel)
+        except (OSError, zipfile.BadZipFile) as exc:
+            print(f"expert_location_classes.py: cannot read {wheel!r} as a wheel ({exc}); pass an SGLang wheel "
+                  "(pip download --no-deps sglang==0.5.9 -d /tmp/wheels)", file=sys.stderr)
+            return 2
         union |= set(found)
         print(f"{wheel}: {len(found)}")
     print(f"union ({len(union)}): {sorted(union)}")

@@ -26,6 +26,8 @@ from __future__ import annotations
 
 from gpu_catalog_added import MIB, _gpu
 
+from tpkit.units import Bytes, MiB, gib_text
+
 ADA_RESERVED_MIB = 16376 - 15974
 """RTX 4070 Ti SUPER (AD103) on Linux: nvidia-smi 16376 MiB less torch total_memory=15974MB: 402 MiB"""
 BLACKWELL_RESERVED_MIB = 16303 - 15841
@@ -63,11 +65,12 @@ def _laptop(name, number, extra_aliases, total_bytes, total_source, smi, cc, sms
     return entry
 
 
-def _smi_less(smi: int, reserved: int, sibling: str) -> tuple[int, str]:
-    total = smi - reserved
-    return total * MIB, (f"assumed: nvidia-smi {smi} MiB less the {sibling} driver reservation ({reserved} MiB) = "
-                         f"{total} MiB ({total / 1024:.2f} GiB); no Linux CUDA total printed with the laptop name "
-                         "was found (helper bl32b, 2026-12-07)")
+def _smi_less(smi_mib: int, reserved_mib: int, sibling: str) -> tuple[int, str]:
+    total_mib = smi_mib - reserved_mib
+    return total_mib * MIB, (f"assumed: nvidia-smi {smi_mib} MiB less the {sibling} driver reservation "
+                             f"({reserved_mib} MiB) = {total_mib} MiB ({gib_text(MiB(total_mib))}); no Linux CUDA "
+                             "total printed with the laptop name "
+                             "was found (helper bl32b, 2026-12-07)")
 
 
 _4050 = _smi_less(6141, ADA_RESERVED_MIB, "Ada (RTX 4070 Ti SUPER's, as the catalog's RTX 4060 Ti 8GB)")
@@ -153,9 +156,9 @@ ADDED_LAPTOPS = [
 
 TOTALS_BY_OS_LAPTOPS: dict[str, tuple[str, str]] = {
     entry["name"]: (
-        f"not printed: {entry['total_bytes'] // MIB} MiB ({entry['total_bytes'] / 2**30:.2f} GiB) assumed "
+        f"not printed: {entry['total_bytes'] // MIB} MiB ({gib_text(Bytes(entry['total_bytes']))}) assumed "
         "(catalog total_source)",
-        f"{entry['nvidia_smi_total_mib']} MiB = {entry['nvidia_smi_total_mib'] / 1024:.2f} GiB (= nvidia-smi) "
+        f"{entry['nvidia_smi_total_mib']} MiB = {gib_text(MiB(entry['nvidia_smi_total_mib']))} (= nvidia-smi) "
         "expected under Windows and WSL2, as every GeForce card the catalog traces there (scripts/gpu_totals_os.py)"
         + ("; Windows torch prints '(7.96 GiB)' for the RTX 5070 Laptop GPU (id 57351065921)"
            if entry["name"] == "RTX-5070-Laptop" else ""))

@@ -309,18 +309,15 @@ def _sglang(case, text, gpu, family, world, version) -> tuple[dict | None, str |
                                           text):
             notes.append("NCCL not derived: the init line also holds an all-reduce implementation whose buffers "
                          "tpkit does not size (" + re.search(r"\w*(?:Custom|Quick)All[Rr]educe\w*", text).group(0) + ")")
-            return ({"printed": printed, "derive": derive, "resolution": res, "note": "; ".join(notes)}
-                    if derive else None), "; ".join(notes[1:])
-        if transport == "xgmi":
-            pass  # ROCm without AITER's all-reduce: the init line is taken whole, as sg-issue-25118 (xgmi:4)
-        elif version >= (0, 5, 15) and transport == "nvlink":
+            return (_proposal(printed, derive, res, notes) if derive else None), "; ".join(notes[1:])
+        # ROCm without AITER's all-reduce: the init line is taken whole, as sg-issue-25118 (xgmi:4)
+        if version >= (0, 5, 15) and transport == "nvlink":
             return None, "SGLang ≥ 0.5.15 on NVLink: CustomAllReduceV2 buffers (not the legacy 24 MiB) are in the line"
         if transport == "nvlink" and world > 2 and not sglang_flags_printed(text):
             notes.append("NCCL not derived: the run's flags are not printed (no ServerArgs dump or launch command): on "
                          "an NVSwitch board at more than two ranks NVLS, symmetric memory and extra groups change the "
                          "init line (sglang_flags_printed)")
-            return ({"printed": printed, "derive": derive, "resolution": res, "note": "; ".join(notes)}
-                    if derive else None), notes[-1]
+            return (_proposal(printed, derive, res, notes) if derive else None), notes[-1]
         car = transport == "nvlink" and not re.search(r"disable_custom_all_reduce=True", text)
         if transport == "pcie" and world == 2 and not re.search(r"lacks GPU P2P|disable_custom_all_reduce=True", text):
             return None, "2 PCIe GPUs: whether the custom all-reduce came up (P2P) is not printed"
@@ -335,7 +332,13 @@ def _sglang(case, text, gpu, family, world, version) -> tuple[dict | None, str |
             expr += " - nom('sglang_tp1_init', '>=0.5.8')"
         derive.append({"term": "nccl", "key": f"{transport}:{world}", "expr": expr})
         notes.append(f"links: {case['_transport_how']}")
-    return {"printed": printed, "derive": derive, "resolution": res, "note": "; ".join(notes)}, None
+    return _proposal(printed, derive, res, notes), None
+
+
+def _proposal(printed: dict, derive: list, resolution_gib: float, notes: list[str]) -> dict:
+    """``_sglang``'s proposal from what it read (one home of the three returns that built it inline, helper
+    rev32)."""
+    return {"printed": printed, "derive": derive, "resolution": resolution_gib, "note": "; ".join(notes)}
 
 
 def _rocm_allreduce_gib(gpu, world: int, version) -> tuple[float, str] | None:

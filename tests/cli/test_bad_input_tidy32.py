@@ -262,3 +262,20 @@ def test_the_readme_words_on_comparing_bytes_with_an_int_hold():
     assert (Bytes(5) == 5) is False and Bytes(5) == Bytes(5)
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "`Bytes(5) == 5` is `False`" in readme
+
+
+def test_the_log_limit_words_follow_the_constant(tmp_path, monkeypatch):
+    """The three 'more than the 2 GiB tpkit reads' refusals print ``_LIMIT``, made from ``MAX_LOG_BYTES`` (helper
+    rev32: they wrote '2 GiB' by hand); a stream one byte over a lowered limit is refused with it."""
+    import io
+
+    import pytest
+
+    from tpkit.cli import explain
+    from tpkit.errors import PlanInputError
+
+    assert explain._LIMIT == "2 GiB" and explain.MAX_LOG_BYTES == 2 * 2**30
+    monkeypatch.setattr(explain, "MAX_LOG_BYTES", 4)
+    with pytest.raises(PlanInputError, match="holds more than the 2 GiB tpkit reads"):
+        explain._at_most(io.BytesIO(b"12345"), "standard input")
+    assert explain._at_most(io.BytesIO(b"1234"), "standard input") == b"1234"

@@ -38,3 +38,16 @@ def test_sglang_refuses_vllms_engine_suffix(text):
     with pytest.raises(PlanInputError, match="vLLM's engine suffix"):
         parse_version(text)
     assert parse_version(text.split(":")[0].strip()) >= (0, 5, 6)
+
+
+@pytest.mark.parametrize("version, first, expected", [
+    ("0.4.6.post2", "0.4.6.post3", False), ("0.4.6.post3", "0.4.6.post3", True), ("0.4.6", "0.4.6.post3", False),
+    ("0.4.7", "0.4.6.post3", True), ("0.4.0", "0.4.1", False), ("0.4.1", "0.4.1", True)])
+def test_at_least_post_orders_post_releases_where_at_least_folds_them(version, first, expected):
+    """``at_least_post`` (helper rev32: the one home of the post-aware comparison mla_copies and defaults made
+    inline) on both sides of a post-release boundary; ``at_least`` reads 0.4.6.post2 as 0.4.6.post3's 0.4.6."""
+    from tpkit.engines.sglang.versions import at_least, at_least_post
+
+    assert at_least_post(version, first) is expected
+    if first.endswith("post3") and version.startswith("0.4.6"):
+        assert at_least(version, first)  # the fold at_least_post exists for

@@ -153,3 +153,11 @@ def test_dp_equal_to_tp_needs_nothing_from_0_4_5():
 def test_lm_head_is_a_replicated_linear_up_to_0_4_4(version, replicated):
     extra = _dp_extra(version, tp=8, dp=8, dp_attention=True)
     assert extra == (V3_EMBED - 16160 * 7168 * 2 if replicated else 0)  # planned: 16,160 padded rows per rank
+
+
+@pytest.mark.parametrize("version, converted", [("0.4.5", False), ("0.4.6", True), ("0.4.6.post1", True)])
+def test_per_channel_fp8_is_a_converted_copy_from_0_4_6(version, converted):
+    """``channel_quant_to_tensor_quant`` from 0.4.6: the per-channel / per-tensor fp8 ``w`` is a converted copy (what a
+    one-head rank keeps whole) — both sides of the boundary (helper rev32: only 0.5.9 was tested)."""
+    rule = copy_element_bytes(version, vendor="NVIDIA", state="fp8")
+    assert rule.element_bytes == 1 and rule.converted is converted

@@ -186,3 +186,38 @@ def test_the_metadata_classes_are_the_wheels():
     mod = load_script("expert_location_classes")
     union = set().union(*(mod.metadata_classes(str(p)) for p in paths))
     assert union == METADATA_CLASSES
+
+
+@pytest.mark.parametrize("version, builds", [("0.4.9", True), ("0.4.10", False), (None, False)])
+def test_builds_metadata_takes_streams_boundary_for_a_class_without_the_method(version, builds):
+    """``sgrocm.builds_metadata`` reads its 0.4.10 boundary from ``engines.sglang.streams.METADATA_END`` (helper
+    rev32: the one home; sgrocm kept a copy) — both sides for a class without ``get_model_config_for_expert_location``;
+    a class that has it builds the metadata in any release."""
+    from types import SimpleNamespace
+
+    from tpkit.engines.sglang.streams import METADATA_END
+    from tpkit.explain.sgrocm import builds_metadata
+
+    assert METADATA_END == "0.4.10"
+    llama = SimpleNamespace(model=SimpleNamespace(architecture="LlamaForCausalLM"), rules_version=version)
+    assert builds_metadata(llama) is builds
+    deepseek = SimpleNamespace(model=SimpleNamespace(architecture="DeepseekV3ForCausalLM"), rules_version=version)
+    assert builds_metadata(deepseek) is True
+
+
+def test_expert_location_classes_refuses_no_wheel_and_a_non_wheel(tmp_path, capsys):
+    """The script says what was wrong and how to fix it, exit 2, no traceback (helper rev32); a synthetic wheel with
+    one class that inherits the method and one that does not reads as the first only."""
+    import zipfile
+
+    mod = load_script("expert_location_classes")
+    assert mod.main([]) == 2 and "no wheel given" in capsys.readouterr().err
+    bad = tmp_path / "not_a.whl"
+    bad.write_text("x")
+    assert mod.main([str(bad)]) == 2 and "cannot read" in capsys.readouterr().err
+    wheel = tmp_path / "sglang-0-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w") as z:
+        z.writestr("sglang/srt/models/a.py", "class Base:\n    def get_model_config_for_expert_location(cls):\n"
+                   "        pass\nclass Moe(Base):\n    pass\nclass Dense:\n    pass\nEntryClass = [Moe, Dense]\n")
+    assert mod.metadata_classes(str(wheel)) == ["Moe"]
+    assert mod.main([str(wheel)]) == 0 and "union (1): ['Moe']" in capsys.readouterr().out

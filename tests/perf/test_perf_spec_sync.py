@@ -98,3 +98,9 @@ def test_a_synced_drafter_never_makes_the_cycle_shorter(batch):
     synced, queued = _cycle("0.16.0", batch), _cycle("0.17.0", batch)
     assert synced.cycle_us >= queued.cycle_us - 1e-6
     assert synced.cycle_us == pytest.approx(queued.cycle_us, rel=1e-9)
+
+
+def test_the_window_opens_at_0_10_2():
+    """The lower side of ``HYBRID_BLOCKING_COPY`` (helper rev32: only the 0.16 / 0.17 side was tested)."""
+    assert not hybrid_copy_blocks_drafter((0, 10, 1), "MTP", hybrid=True, runner_v2=False)
+    assert hybrid_copy_blocks_drafter((0, 10, 2), "MTP", hybrid=True, runner_v2=False)

@@ -8,6 +8,7 @@ import re
 import sys
 
 from tpkit.errors import PlanInputError
+from tpkit.units import Bytes, gib_text
 
 __all__ = ["register", "run_explain", "read_log", "not_an_engine_log", "HELP", "flag_values", "check_flag_values", "engine_flags_given"]
 
@@ -22,6 +23,8 @@ EPILOG = ("exit status: 0 an SGLang or vLLM log was read (a crash log too: its d
 
 MAX_LOG_BYTES = 2 * 2**30
 """a larger file is refused (read into memory whole)"""
+_LIMIT = gib_text(Bytes(MAX_LOG_BYTES), 0)
+"""``MAX_LOG_BYTES`` as the refusals print it ('2 GiB'): one home, so the words follow the constant (helper rev32)"""
 
 
 OWN_DESTS = frozenset({"model", "engine", "gpu", "gpu_memory", "memory_virtualiser", "tp", "pp", "dp", "ep"})
@@ -110,14 +113,15 @@ def read_log(path: str) -> bytes:
     if os.path.isdir(path):
         raise PlanInputError(f"LOG {path!r} is a directory; give the log file (or - for standard input)")
     try:
-        mode = os.stat(path).st_mode
+        mode = os.stat(path).st_mode  # the check of fileio.read_small_text, kept here: fileio's imports (tempfile →
+        # shutil, threading) are not in explain's cold-start set (tests/cli/test_cold_imports.py; helper rev32)
         if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):  # /dev/zero was read until the memory ran out (helper tidy32)
             raise PlanInputError(f"LOG {path!r} is a device, not a log file; give the server's log file, or - to read "
                                  "a piped log from standard input (docker logs CONTAINER 2>&1 | tpkit … -)")
         size = os.path.getsize(path)
         if size > MAX_LOG_BYTES:
-            raise PlanInputError(f"LOG {path!r} is {size:,} bytes, more than the 2 GiB tpkit reads; cut the start-up "
-                                 "part out (head -c 100M) and pass that")
+            raise PlanInputError(f"LOG {path!r} is {size:,} bytes, more than the {_LIMIT} tpkit reads; cut the "
+                                 "start-up part out (head -c 100M) and pass that")
         with open(path, "rb") as fh:  # a pipe (<(docker logs …)) has no size: read at most the limit
             return _not_empty(_at_most(fh, f"LOG {path!r}"), f"LOG {path!r}")
     except FileNotFoundError:
@@ -133,7 +137,7 @@ def _at_most(stream, what: str) -> bytes:
     longer file is (``cat /dev/zero | tpkit explain -`` read until the memory ran out; helper tidy32)."""
     data = stream.read(MAX_LOG_BYTES + 1)
     if len(data) > MAX_LOG_BYTES:
-        raise PlanInputError(f"{what} holds more than the 2 GiB tpkit reads; cut the start-up part out (head -c "
+        raise PlanInputError(f"{what} holds more than the {_LIMIT} tpkit reads; cut the start-up part out (head -c "
                              "100M) and pass that")
     return data
 
@@ -154,7 +158,7 @@ def _not_empty(data: bytes, what: str) -> bytes:
             raise PlanInputError(f"{what} looks gzip-compressed but does not decompress ({exc}); pass the plain "
                                  "log (zcat it first)") from None
         if len(data) > MAX_LOG_BYTES:
-            raise PlanInputError(f"{what} decompresses to {len(data):,} bytes, more than the 2 GiB tpkit reads; "
+            raise PlanInputError(f"{what} decompresses to {len(data):,} bytes, more than the {_LIMIT} tpkit reads; "
                                  "cut the start-up part out (zcat … | head -c 100M) and pass that")
     if data[257:262] == b"ustar":  # a tar archive (POSIX / GNU header magic at byte 257), compressed or not: its
         # members would be read as one text, headers and all (helper ux26: `tpkit explain logs.tar.gz`)

@@ -85,15 +85,12 @@ read with Python's ``ast`` by ``scripts/expert_location_classes.py``, helper cap
 classes, 77 in all; a class added later is in no release before it, so the union only widens.  Grok1ForCausalLM,
 Grok1ModelForCausalLM, LlamaForCausalLM, Llama4ForCausalLM, MixtralForCausalLM and Qwen3ForCausalLM have it in none."""
 
-METADATA_END = "0.4.10"
-"""the first release whose ``from_model_config`` returns None for a class without the method
-(``engines.sglang.streams.METADATA_END``, read there); before it every class builds a one-expert dummy"""
-
-
 def builds_metadata(ctx: Context) -> bool:
     """Whether the run's model class may build the expert-location metadata between SGLang's pre sample and 'Load
     weight begin': True for a class of ``METADATA_CLASSES``, a model not known, or a release before
-    ``METADATA_END`` the log allows; False for a known class without the method on 0.4.10+."""
+    ``engines.sglang.streams.METADATA_END`` (0.4.10: before it every class builds a one-expert dummy) the log
+    allows; False for a known class without the method on 0.4.10+."""
+    from tpkit.engines.sglang.streams import METADATA_END
     from tpkit.engines.sglang.versions import release_key
 
     arch = getattr(ctx.model, "architecture", None)

@@ -29,10 +29,10 @@ of ``NO_TEXT_KINDS``)"""
 
 _WHERE = {"weights": "loading the weights", "first_request": "serving its first requests",
           "kv_pool": "in the profile run that sizes the KV cache", "cuda_graph": "capturing the CUDA graphs"}
+"""how a cause names each of ``UNNAMED_PHASES``' phases"""
 _SKIP_CAPTURE = {"sglang": "--disable-cuda-graph", "vllm": "--enforce-eager"}
 """the flag that captures no CUDA graph (SGLang ``--disable-cuda-graph``, vLLM ``--enforce-eager``): whatever failed
 in the capture is not run, so it is offered for a capture failure whose error is not printed"""
-"""how a cause names each of ``UNNAMED_PHASES``' phases"""
 
 
 _WRAPPER_RAISE = re.compile(r"\bRuntimeError: (?=Engine core initialization failed)")

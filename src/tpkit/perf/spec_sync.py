@@ -20,7 +20,7 @@ From 0.21.0 the V1 drafter picks its backend itself even when the target's was f
 ``DRAFT_OWN_BACKEND``: ``_create_draft_vllm_config``, 'Never inherit the attention backend from base').  Where that
 own choice is FLASHINFER on a GPU below SM 9.0 (vLLM's automatic choice there with an fp8 KV cache:
 ``engines.vllm.backend_choice.auto_attention_backend``), FlashInfer's ``UNIFORM_SINGLE_TOKEN_DECODE`` support is the
-minimum and the engine runs PIECEWISE (``perf.runtime_vllm.FLASHINFER_SPEC_PIECEWISE``, 0.11.0–0.32.x) although the
+minimum and the engine runs PIECEWISE (``perf.flashinfer_spec.FLASHINFER_SPEC_PIECEWISE``, 0.11.0–0.32.x) although the
 target was forced to a backend with full-graph support.  Observed in a public vLLM 0.28.0 log on an RTX 4090
 (syv-ai/qwen38-27b-rtx3090 issue #87: the target 'Using AttentionBackendEnum.TRITON_ATTN backend', the MTP drafter
 'Using FLASHINFER attention backend out of potential backends', then 'CUDAGraphMode.FULL_AND_PIECEWISE is not

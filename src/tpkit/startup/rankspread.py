@@ -173,11 +173,11 @@ def sglang_rank_spread(rank0_printed: bool, platform: str | None = None) -> tupl
     """(how far SGLang's MIN over all ranks may lie below the smallest printed rank, why) for a log that prints
     fewer ranks than the world: below rank 0 when rank 0 is among the printed ranks, else the range (an unlabelled
     or non-zero rank may be one of the high ranks).  ``platform`` ("rocm" or "cuda", ``gpu_platform`` of the log's
-    GPU): that platform's deployments' figures (``PLATFORM_STATS``: ROCm 0.42 / 0.44 GiB over 13, CUDA 0.09 / 0.42
-    over 30), as the plan takes them (``sglang_plan_spread``); None (the GPU not known, or neither vendor): the
-    figures pooled over every deployment (``SPREAD_STATS``, ``SGLANG_BELOW_RANK0`` / ``SGLANG_RANGE``: 0.13 /
-    0.42 GiB over 42), which hold both platforms (helper cap32, 2026-12-07: NVIDIA logs took the pooled figure
-    until then)."""
+    GPU): that platform's deployments' figures (``PLATFORM_STATS``, session 32: ROCm 0.42 / 0.44 GiB over 14, CUDA
+    0.10 / 0.47 over 29), as the plan takes them (``sglang_plan_spread``); None (the GPU not known, or neither
+    vendor): the figures pooled over every deployment (``SPREAD_STATS``, ``SGLANG_BELOW_RANK0`` / ``SGLANG_RANGE``:
+    0.13 / 0.42 GiB over 43), which hold both platforms (helper cap32, 2026-12-07: NVIDIA logs took the pooled
+    figure until then)."""
     what = "below_rank0" if rank0_printed else "range"
     lead = ("rank 0 is printed; the smallest rank lies below rank 0 by " if rank0_printed else
             "rank 0 is not among the printed ranks (or no rank is named), and a rank other than 0 may be one of the "
@@ -244,7 +244,7 @@ def sglang_plan_spread(world: int, platform: str = "cuda"):
     profile measures every rank (``startup.capacity.tightest_rank``): no term then.
 
     ``platform`` ("cuda" or "rocm", the GPU's vendor): the figure of that platform's deployments
-    (``PLATFORM_STATS``), 0.09 GiB over 30 CUDA deployments, 0.42 over 13 ROCm ones (lead, session 31).  ``explain``
+    (``PLATFORM_STATS``), 0.10 GiB over 29 CUDA deployments, 0.42 over 14 ROCm ones (session 32's statistic).  ``explain``
     takes the same figure for a log's unprinted ranks (``sglang_rank_spread`` with ``gpu_platform``; helper cap32),
     and the pooled ``SPREAD_STATS`` where the log's GPU is not known."""
     if world <= 1:

@@ -43,7 +43,7 @@ from tpkit.records import dataclass
 from tpkit.startup.cache import startup_cache
 from tpkit.engines.sglang.allreduce import custom_allreduce_cost
 from tpkit.startup.links import LinkChoice, group_links, links_note
-from tpkit.startup.rankspread import sglang_plan_spread
+from tpkit.startup.rankspread import gpu_platform, sglang_plan_spread
 from tpkit.startup.terms import cublas, cuda_context, nccl_costs, sglang_process_overhead, startup_costs
 from tpkit.units import Bytes, format_bytes
 
@@ -119,7 +119,7 @@ def _baseline(gpu: GpuSpec, parallel: ParallelSpec, version: str, machine: Machi
         custom_allreduce=None if disable_car else custom_allreduce_cost(gpu, parallel, version, machine, choice),
         extra=extra_uses, cublas_cost=cublas(gpu),
         process_overhead=sglang_process_overhead(at_least(version, "0.5.8")))
-    platform = "rocm" if gpu.vendor == "AMD" else "cuda"
+    platform = gpu_platform(gpu.vendor) or "cuda"  # the one vendor → platform map (startup.rankspread)
     spread = sglang_plan_spread(world, platform) if machine is None else None
     if spread is not None:
         spread = spread.resolved()

@@ -68,7 +68,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from tpkit.engines.sglang.versions import LATEST, at_least, era_at_least, release_key, rule_era
+from tpkit.engines.sglang.versions import LATEST, at_least, at_least_post, era_at_least, rule_era
 from tpkit.records import dataclass
 
 __all__ = ["CapacityDefaults", "FractionChoice", "ReserveExtras", "capacity_defaults", "prefill_capture_sizes",
@@ -291,7 +291,7 @@ def default_mem_fraction(era: str, *, gpu_mem_mib: float, tp: int, pp: int, cpp:
     ``handle_gpu_memory_settings`` in 0.5.20+, ``server_args.py`` before)."""
     version = extras.version if rule_era(extras.version) == era else era
     if era == "0.4.6" and at_least(version, "0.4.7"):
-        if release_key(version) >= release_key(CAPACITY_CLASSES_FROM):  # 0.4.7.post1–0.4.9: the 0.4.10 classes
+        if at_least_post(version, CAPACITY_CLASSES_FROM):  # 0.4.7.post1–0.4.9: the 0.4.10 classes
             return _reserve_0410(gpu_mem_mib, tp * pp, extras, f"SGLang {version} default (the 0.4.10 rule): "
                                                                "capacity-class reserve")
         return _default_047(gpu_mem_mib, tp * pp, extras)

@@ -53,16 +53,18 @@ def dp_attention_replicated(model: ModelSpec, parallel: ParallelSpec, *, version
     elem = DTYPES[str(getattr(weights, "dtype", None) or "bfloat16")].bytes
     extra, parts = 0, []
     if not at_least(version, EMBED_ATTN_TP_FROM) and parallel.attn_tp > 1 and "embedding" in lines:
-        whole = padded_vocab(model.vocab_size, 1) * model.hidden_size * elem
-        if whole > lines["embedding"].bytes:
-            extra += whole - lines["embedding"].bytes
+        whole_bytes = padded_vocab(model.vocab_size, 1) * model.hidden_size * elem
+        if whole_bytes > lines["embedding"].bytes:
+            more = Bytes(whole_bytes - lines["embedding"].bytes)
+            extra += more.bytes
             parts.append(f"the input embedding whole on every rank (enable_tp=False, up to 0.5.7): "
-                         f"+{format_bytes(Bytes(whole - lines['embedding'].bytes))}")
+                         f"+{format_bytes(more)}")
     if not at_least(version, LM_HEAD_PARALLEL_FROM) and "lm_head" in lines:
-        whole = model.vocab_size * model.hidden_size * elem
-        if whole > lines["lm_head"].bytes:
-            extra += whole - lines["lm_head"].bytes
-            parts.append(f"the lm_head a ReplicatedLinear (up to 0.4.4): +{format_bytes(Bytes(whole - lines['lm_head'].bytes))}")
+        whole_bytes = model.vocab_size * model.hidden_size * elem
+        if whole_bytes > lines["lm_head"].bytes:
+            more = Bytes(whole_bytes - lines["lm_head"].bytes)
+            extra += more.bytes
+            parts.append(f"the lm_head a ReplicatedLinear (up to 0.4.4): +{format_bytes(more)}")
     if not extra:
         return Bytes(0), ""
     return Bytes(extra), f"DP attention keeps {'; '.join(parts)} (engines/sglang/dp_replicated.py)"

@@ -53,7 +53,7 @@ from __future__ import annotations
 
 from tpkit.records import dataclass
 
-from tpkit.engines.sglang.versions import LATEST, release_key
+from tpkit.engines.sglang.versions import LATEST, at_least_post
 from tpkit.models.spec import ModelSpec
 from tpkit.parallel import ParallelSpec
 from tpkit.units import Bytes, format_bytes
@@ -90,10 +90,6 @@ class MlaCopyRule:
     """the branch, in words"""
 
 
-def _after(version: str, first: str) -> bool:
-    return release_key(version) >= release_key(first)
-
-
 def copy_element_bytes(version: str, *, vendor: str, state: str, block: tuple[int, int] | None = None,
                        act_bytes: int = 2, act_bf16: bool = True, stored_bytes: float = 1.0) -> MlaCopyRule:
     """The copies' element size for ``kv_b_proj`` in ``state`` at the post-load step: ``"unquantised"``, ``"fp8"``
@@ -103,16 +99,16 @@ def copy_element_bytes(version: str, *, vendor: str, state: str, block: tuple[in
         return MlaCopyRule(element_bytes=act_bytes, converted=False, why="kv_b_proj in the model dtype")
     if state == "fp8" and block is not None:
         cuda = str(vendor).upper() == "NVIDIA"
-        bf16_ok = act_bf16 or _after(version, CUDA_BF16_ANY_DTYPE_FROM)
-        if cuda and tuple(block) == (128, 128) and _after(version, CUDA_BF16_DEQUANT_FROM) and bf16_ok:
+        bf16_ok = act_bf16 or at_least_post(version, CUDA_BF16_ANY_DTYPE_FROM)
+        if cuda and tuple(block) == (128, 128) and at_least_post(version, CUDA_BF16_DEQUANT_FROM) and bf16_ok:
             return MlaCopyRule(element_bytes=2, converted=True, why="block fp8 dequantised to bf16 on CUDA "
                                "(block_quant_dequant)")
         return MlaCopyRule(element_bytes=1, converted=True, why="block fp8 requantised per tensor "
                            "(block_quant_to_tensor_quant)")
     if state == "fp8":
-        return MlaCopyRule(element_bytes=1, converted=_after(version, "0.4.6"), why="per-channel / per-tensor fp8")
+        return MlaCopyRule(element_bytes=1, converted=at_least_post(version, "0.4.6"), why="per-channel / per-tensor fp8")
     if state == "int8":
-        if _after(version, INT8_TO_BF16_FROM):
+        if at_least_post(version, INT8_TO_BF16_FROM):
             return MlaCopyRule(element_bytes=2, converted=True, why="int8 dequantised to bf16")
         return MlaCopyRule(element_bytes=1, converted=False, why="int8 as stored")
     if state == "awq":
@@ -158,7 +154,7 @@ def mla_weight_copies(model: ModelSpec, parallel: ParallelSpec, *, version: str 
     """(bytes per rank, source) of ``w_kc`` + ``w_vc`` beyond the planned weights; (0, "") where none are added."""
     m = model.mla
     version = version or LATEST
-    if m is None or model.architecture not in MLA_COPY_ARCHITECTURES or not _after(version, KV_B_KEPT_FROM):
+    if m is None or model.architecture not in MLA_COPY_ARCHITECTURES or not at_least_post(version, KV_B_KEPT_FROM):
         return Bytes(0), ""
     parts, rows = _rank_kv_b(model, parallel, weights)
     if not parts:

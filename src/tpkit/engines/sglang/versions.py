@@ -14,8 +14,8 @@ from functools import lru_cache
 from tpkit.engines import release_tuple
 from tpkit.errors import PlanInputError
 
-__all__ = ["LATEST", "ERAS", "RELEASE_DATES", "parse_version", "release_key", "rule_era", "is_newer_than_latest", "at_least",
-           "newest_by_date", "attention_dp_size", "PP_SPLIT_EACH_LAST", "sglang_pp_split"]
+__all__ = ["LATEST", "ERAS", "RELEASE_DATES", "parse_version", "release_key", "rule_era", "is_newer_than_latest",
+           "at_least", "at_least_post", "newest_by_date", "attention_dp_size", "PP_SPLIT_EACH_LAST", "sglang_pp_split"]
 
 LATEST = "0.5.23"
 """the newest SGLang release whose rules were examined"""
@@ -86,6 +86,12 @@ def at_least(version: str, first: str) -> bool:
     """True when release ``version`` is ``first`` or later (for rules that change inside an era: issue 11
     found boundaries at 0.5.12, 0.5.14, 0.5.16–0.5.19 by reading every release's wheel)."""
     return parse_version(version) >= parse_version(first)
+
+
+def at_least_post(version: str, first: str) -> bool:
+    """``at_least`` with post releases counted (``release_key``): for rules whose boundary is a post release, e.g.
+    ``engines.sglang.mla_copies.CUDA_BF16_DEQUANT_FROM`` = 0.4.6.post3, which ``at_least`` would read as 0.4.6."""
+    return release_key(version) >= release_key(first)
 
 
 RELEASE_DATES: tuple[tuple[str, str, str], ...] = (
