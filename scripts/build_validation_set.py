@@ -2388,6 +2388,53 @@ SGLANG_PUBLIC = {
                            "fits the 80 GB class only (A100-80GB or H100-80GB: 79.15 / 79.19 GiB CUDA totals). Planned "
                            "on the first candidate, as gs_130; every candidate's prediction lies inside the others' "
                            "bands (tests/validation/test_validation_set.py checks it)"}}, None),
+    # gs_678-gs_681: helper gs32c (2026-12-07, session 32): executed SGLang docs notebooks in the fork jhinpan/sglang-test
+    'gs_678': ('0.3.4.post2',
+               "the fork's pyproject.toml at the output's commit: version 0.3.4.post2 (docs run 2024-10-30, main before v0.3.5)",
+               {'free_at_start': {'evidence': "SGLang's pre_model_load_memory ('Load weight begin. avail mem', "
+                                              "GiB printed as 'GB') of the docs H100 (gs_169's machine, the same "
+                                              '76.83 GiB on 2024-10-30 and 2024-11-02; 78.59 GiB on empty starts '
+                                              'of that era): another process held ~1.8 GiB',
+                                  'gib': 76.83,
+                                  'line': '[2024-10-30 09:32:43 TP0] Load weight begin. avail mem=76.83 GB'}}, None),
+    'gs_679': ('0.3.4.post2',
+               "the fork's pyproject.toml at the output's commit: version 0.3.4.post2 (run 2024-10-28, main before v0.3.5)",
+               {'gpu_assumed': {'candidates': ['RTX-A6000'],
+                                'gpu': 'RTX-A6000',
+                                'note': 'not named: every start on this machine (the notebooks Chayenne committed '
+                                        '2024-10-30 / 11-01, run under /home/chenyang 2024-10-28 ... 10-31; '
+                                        "sg_269's 509,971 too) prints 'Load weight begin. avail mem=47.27 GB' at "
+                                        'tp 1, the same figure on four days, so the card was empty. 47.27 GiB '
+                                        'free after the CUDA context leaves one catalog card: RTX A6000 (47.54 '
+                                        'GiB CUDA total, 0.27 GiB for the context); RTX 6000 Ada (47.37) would '
+                                        'leave 0.10 GiB, less than any CUDA context, and L40S / L40 / A40 '
+                                        '(44.3-44.4) hold less than 47.27. Planned on the RTX A6000, by '
+                                        'elimination'}}, None),
+    'gs_680': ('0.3.4.post2',
+               "the fork's pyproject.toml at the output's commit: version 0.3.4.post2 (run 2024-10-31, main before v0.3.5)",
+               {'gpu_assumed': {'candidates': ['RTX-A6000'],
+                                'gpu': 'RTX-A6000',
+                                'note': 'not named: every start on this machine (the notebooks Chayenne committed '
+                                        '2024-10-30 / 11-01, run under /home/chenyang 2024-10-28 ... 10-31; '
+                                        "sg_269's 509,971 too) prints 'Load weight begin. avail mem=47.27 GB' at "
+                                        'tp 1, the same figure on four days, so the card was empty. 47.27 GiB '
+                                        'free after the CUDA context leaves one catalog card: RTX A6000 (47.54 '
+                                        'GiB CUDA total, 0.27 GiB for the context); RTX 6000 Ada (47.37) would '
+                                        'leave 0.10 GiB, less than any CUDA context, and L40S / L40 / A40 '
+                                        '(44.3-44.4) hold less than 47.27. Planned on the RTX A6000, by '
+                                        'elimination'}}, None),
+    'gs_681': ('0.4.6.post2',
+               "not printed: run 2025-05-05 from source between v0.4.6.post2 and v0.4.6.post3; the printed ServerArgs = the 0.4.6.post2 wheel's 124 fields",
+               {'gpu_assumed': {'candidates': ['L40S', 'L40', 'L20', 'A40'],
+                                'gpu': 'L40S',
+                                'note': "not named (a dev container, /workspaces/sglang/.venv): 'Init torch "
+                                        "distributed ends. mem usage=0.00 GB' then 'Load weight begin. avail "
+                                        "mem=43.89 GB' at tp 1 fits the 44 GiB class only (L40S / L40 / L20: "
+                                        '44.39 GiB CUDA totals; A40 44.34), 0.45-0.50 GiB below the total, the '
+                                        'CUDA context of an empty card; a 48 GB card (47.4-47.5) or larger would '
+                                        'print more. Planned on the first candidate, as vp_ cases of this class; '
+                                        "every candidate's prediction lies inside the others' bands "
+                                        '(tests/validation/test_validation_set.py checks it)'}}, None),
     # gs_465: helper gs29b (2026-12-06, session 29): a committed SGLang server log of a Nebius InferenceX reproduction
     # (heyram74/nebius_sopertors_inferencex_benchmark): DeepSeek-R1-0528 at tp 8 on H200, InferenceX's dsr1_fp8_h200.sh flags
     "gs_465": ("0.5.12", "image lmsysorg/sglang:v0.5.12-cu130 (scripts/run_deepseekr1.sh), run 2026-06-11; the printed "
