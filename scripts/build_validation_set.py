@@ -1668,6 +1668,20 @@ _EAGLE_3_1_4 = {"speculative_num_steps": 3, "speculative_eagle_topk": 1, "specul
 """the July boots' depth: steps 3 and draft tokens 4 (the results log), top-k 1 (SGLang's own choice for this target)"""
 
 GS22_HAMI_SLICE_GIB = 38000 / 1024  # a HAMi slice of nvidia.com/gpumem 38000 (MiB), in GiB (gs_342-gs_344)
+
+A6000_BY_ELIMINATION = {'gpu_assumed': {'candidates': ['RTX-A6000'],
+                        'gpu': 'RTX-A6000',
+                        'note': 'not named: every start on this machine (the notebooks Chayenne committed '
+                                '2024-10-30 / 11-01, run under /home/chenyang 2024-10-28 ... 10-31; '
+                                "sg_269's 509,971 too) prints 'Load weight begin. avail mem=47.27 GB' at "
+                                'tp 1, the same figure on four days, so the card was empty. 47.27 GiB '
+                                'free after the CUDA context leaves one catalog card: RTX A6000 (47.54 '
+                                'GiB CUDA total, 0.27 GiB for the context); RTX 6000 Ada (47.37) would '
+                                'leave 0.10 GiB, less than any CUDA context, and L40S / L40 / A40 '
+                                '(44.3-44.4) hold less than 47.27. Planned on the RTX A6000, by '
+                                'elimination'}}
+"""gs_679 / gs_680's GPU (round gs32c): one machine, one evidence note"""
+
 SGLANG_PUBLIC = {
     "gs_001": ("0.4.10", "log dated 2025-08-08 (v0.4.10 era, guessed from the date)", {}, None),
     "gs_002": ("0.4.10", "image lmsysorg/sglang:v0.4.10.post1-cu128-b200, SGLang rebuilt from a source checkout of "
@@ -2399,30 +2413,10 @@ SGLANG_PUBLIC = {
                                   'line': '[2024-10-30 09:32:43 TP0] Load weight begin. avail mem=76.83 GB'}}, None),
     'gs_679': ('0.3.4.post2',
                "the fork's pyproject.toml at the output's commit: version 0.3.4.post2 (run 2024-10-28, main before v0.3.5)",
-               {'gpu_assumed': {'candidates': ['RTX-A6000'],
-                                'gpu': 'RTX-A6000',
-                                'note': 'not named: every start on this machine (the notebooks Chayenne committed '
-                                        '2024-10-30 / 11-01, run under /home/chenyang 2024-10-28 ... 10-31; '
-                                        "sg_269's 509,971 too) prints 'Load weight begin. avail mem=47.27 GB' at "
-                                        'tp 1, the same figure on four days, so the card was empty. 47.27 GiB '
-                                        'free after the CUDA context leaves one catalog card: RTX A6000 (47.54 '
-                                        'GiB CUDA total, 0.27 GiB for the context); RTX 6000 Ada (47.37) would '
-                                        'leave 0.10 GiB, less than any CUDA context, and L40S / L40 / A40 '
-                                        '(44.3-44.4) hold less than 47.27. Planned on the RTX A6000, by '
-                                        'elimination'}}, None),
+               A6000_BY_ELIMINATION, None),
     'gs_680': ('0.3.4.post2',
                "the fork's pyproject.toml at the output's commit: version 0.3.4.post2 (run 2024-10-31, main before v0.3.5)",
-               {'gpu_assumed': {'candidates': ['RTX-A6000'],
-                                'gpu': 'RTX-A6000',
-                                'note': 'not named: every start on this machine (the notebooks Chayenne committed '
-                                        '2024-10-30 / 11-01, run under /home/chenyang 2024-10-28 ... 10-31; '
-                                        "sg_269's 509,971 too) prints 'Load weight begin. avail mem=47.27 GB' at "
-                                        'tp 1, the same figure on four days, so the card was empty. 47.27 GiB '
-                                        'free after the CUDA context leaves one catalog card: RTX A6000 (47.54 '
-                                        'GiB CUDA total, 0.27 GiB for the context); RTX 6000 Ada (47.37) would '
-                                        'leave 0.10 GiB, less than any CUDA context, and L40S / L40 / A40 '
-                                        '(44.3-44.4) hold less than 47.27. Planned on the RTX A6000, by '
-                                        'elimination'}}, None),
+               A6000_BY_ELIMINATION, None),
     'gs_681': ('0.4.6.post2',
                "not printed: run 2025-05-05 from source between v0.4.6.post2 and v0.4.6.post3; the printed ServerArgs = the 0.4.6.post2 wheel's 124 fields",
                {'gpu_assumed': {'candidates': ['L40S', 'L40', 'L20', 'A40'],

@@ -159,3 +159,15 @@ def test_sglang_plan_charges_the_init_window_cell():
     nccl = [u for u in b.uses if u.item in ("NCCL process group", "NCCL communicator warm-up")]
     assert len(nccl) == 2 and all("sglang:nvlink:8" in u.source for u in nccl)
     assert abs(sum(u.bytes.bytes for u in nccl) - nccl_entry("nvlink", 8, engine="sglang").bytes.bytes) <= 1
+
+
+def test_a_derived_cell_says_it_has_no_sample_of_its_own():
+    """An interpolated or borrowed cell (n = 0) names the rows it comes from, not '0 sample(s) (rows)' (lead,
+    session 32: SGLang's PCIe world-8 NCCL cell is world 4's)."""
+    from tpkit.startup.table import nccl_entry
+
+    derived = nccl_entry("pcie", 8, engine="sglang")
+    assert derived.samples == 0 and "no sample of its own; derived from sg_009" in derived.source
+    assert "0 sample(s)" not in derived.source
+    measured = nccl_entry("pcie", 4, engine="sglang")
+    assert measured.samples == 1 and "1 sample(s) (sg_009)" in measured.source

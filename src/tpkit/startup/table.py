@@ -101,8 +101,9 @@ def entry(term: str, key: str) -> Entry:
     raw = cells.get(key) or cells["unknown"]
     rows = ", ".join(raw["rows"][:6]) + (" …" if len(raw["rows"]) > 6 else "")
     where = key if key in cells else f"unknown (no cell for {key!r})"
-    source = (f"start-up table {term}[{where}]: {raw['source']}; {raw['n']} sample(s) ({rows}); {raw['how']} "
-              f"(tpkit/startup/data/table.json)")
+    counted = (f"{raw['n']} sample(s) ({rows})" if raw["n"] or not raw["rows"] else
+               f"no sample of its own; derived from {rows}")  # an interpolated or borrowed cell
+    source = f"start-up table {term}[{where}]: {raw['source']}; {counted}; {raw['how']} (tpkit/startup/data/table.json)"
     return Entry(bytes=Bytes(raw["bytes"]), uncertainty=Bytes(raw["uncertainty_bytes"]), samples=raw["n"],
                  source=source)
 

@@ -51,20 +51,18 @@ def dp_attention_replicated(model: ModelSpec, parallel: ParallelSpec, *, version
     from tpkit.models.layout import padded_vocab
 
     elem = DTYPES[str(getattr(weights, "dtype", None) or "bfloat16")].bytes
-    extra, parts = 0, []
-    if not at_least(version, EMBED_ATTN_TP_FROM) and parallel.attn_tp > 1 and "embedding" in lines:
-        whole_bytes = padded_vocab(model.vocab_size, 1) * model.hidden_size * elem
-        if whole_bytes > lines["embedding"].bytes:
-            more = Bytes(whole_bytes - lines["embedding"].bytes)
-            extra += more.bytes
-            parts.append(f"the input embedding whole on every rank (enable_tp=False, up to 0.5.7): "
-                         f"+{format_bytes(more)}")
-    if not at_least(version, LM_HEAD_PARALLEL_FROM) and "lm_head" in lines:
-        whole_bytes = model.vocab_size * model.hidden_size * elem
-        if whole_bytes > lines["lm_head"].bytes:
-            more = Bytes(whole_bytes - lines["lm_head"].bytes)
-            extra += more.bytes
-            parts.append(f"the lm_head a ReplicatedLinear (up to 0.4.4): +{format_bytes(more)}")
-    if not extra:
+    whole = (  # (the plan's line, whether this release keeps it whole, its whole size in elements, what and until)
+        ("embedding", not at_least(version, EMBED_ATTN_TP_FROM) and parallel.attn_tp > 1,
+         padded_vocab(model.vocab_size, 1) * model.hidden_size, "the input embedding whole on every rank "
+                                                                 "(enable_tp=False, up to 0.5.7)"),
+        ("lm_head", not at_least(version, LM_HEAD_PARALLEL_FROM), model.vocab_size * model.hidden_size,
+         "the lm_head a ReplicatedLinear (up to 0.4.4)"))
+    extra, parts = Bytes(0), []
+    for item, kept_whole, elements, what in whole:
+        if kept_whole and item in lines and elements * elem > lines[item].bytes:
+            more = Bytes(elements * elem - lines[item].bytes)
+            extra = extra + more
+            parts.append(f"{what}: +{format_bytes(more)}")
+    if not extra.bytes:
         return Bytes(0), ""
-    return Bytes(extra), f"DP attention keeps {'; '.join(parts)} (engines/sglang/dp_replicated.py)"
+    return extra, f"DP attention keeps {'; '.join(parts)} (engines/sglang/dp_replicated.py)"
