@@ -38,6 +38,10 @@ floor, 372/404 = 0.921, holds).
 one A100-SXM-80GB, Llama-3.1-8B-Instruct and DeepSeek-R1-Distill-Llama-8B, four configurations on five benchmarks; the four
 DeepSeek MT-bench rows not comparable, the source's caveat): of the 36 comparable rows 34 sign right, 28 within 25 %; held out
 386/415 = 0.930 sign right, all rows 416/451 = 0.922; same floors.
+2 rows from two more held-out sources were added 2026-12-07 (helper sp33, model unchanged; GLM-5.1-FP8 EAGLE 3/1/4 vs spec
+off at TP 8 on 8x H200 at 64 requests under an SGLang development build, Qwen3-32B EAGLE3 5/8/32 vs plain on one H200 at 32
+requests under SGLang 0.5.12.post1): 1 sign right (the GLM-5.1 slow-down is called a speed-up), 0 within 25 %; held out
+387/417 = 0.928 sign right, all rows 417/453 = 0.921; same floors.
 Helper sp16 (2026-12-05): rows marked ``"measurement": "workload"`` (as163) are scored as the workload they
 measured (``tpkit.perf.workload``, ``decode_published.scored_speedup``); same floors.
 """
@@ -418,11 +422,14 @@ def test_specforge_bench_rows_carry_the_launch_the_tool_itself_makes():
     # eagle3_t3 (helper sg13): SGLang's scripts/playground/bench_speculative.py sets it to the batch size;
     # p18_q38_4x3090 (helper sp18): its SGLang launch manifests set --max-running-requests 16;
     # p22_glm5_sgl_rtx6k (helper sp22): the page's launch command sets --max-running-requests 64;
-    # s31_wilkes_a100_eagle3 (helper sp31): its launch scripts set --max-running-requests 1
+    # s31_wilkes_a100_eagle3 (helper sp31): its launch scripts set --max-running-requests 1;
+    # s33_glm51_h200_hillclimb (helper sp33): the sweep's every candidate sets --max-running-requests 64
     assert not any("max_running_requests" in r for r in DATA["rows"]
                    if r["source"] not in ("sf339", "as163", "sbundle", "dogacel_goss120", "dogacel_goss20", "eagle3_t3",
-                                          "p18_q38_4x3090", "p22_glm5_sgl_rtx6k", "s31_wilkes_a100_eagle3"))
+                                          "p18_q38_4x3090", "p22_glm5_sgl_rtx6k", "s31_wilkes_a100_eagle3",
+                                          "s33_glm51_h200_hillclimb"))
     assert all(r["max_running_requests"] == 1 for r in DATA["rows"] if r["source"] == "s31_wilkes_a100_eagle3")
+    assert all(r["max_running_requests"] == 64 for r in DATA["rows"] if r["source"] == "s33_glm51_h200_hillclimb")
     (b64,) = [r for r in rows if r["source"] == "as163" and r["batch"] == 64 and r["num_steps"] == 4]
     lifted = predict(b64).speculative
     capped = predict({**b64, "max_running_requests": None}).speculative
@@ -758,3 +765,26 @@ def test_sp29_glm52_rows_are_the_per_request_decode_rates_times_concurrency():
              r["accept_length"], r["model"]) for r in rows} == {
         ("H200", 8, "sglang", "0.5.13.post1", 2, 1, 3, 2.5, "bench/data/glm-5.2-fp8.config.json")}
     assert not any("69435223218" in entry[0] for entry in DATA["not_scored"])
+
+
+def test_sp33_rows_are_the_mean_tpot_rates_of_the_sources_runs():
+    """Helper sp33 (2026-12-07), entered blind: both sources print per-request TPOT for a plain and a speculative run of
+    one server launch that differ only in speculation; each row's tok/s is max-concurrency x 1000 / mean TPOT on both
+    sides (GLM-5.1-FP8 TP 8 on 8x H200: 37.74 vs 42.16 ms at 64; Qwen3-32B on one H200: 108.23 vs 185.79 ms at 32), with
+    the accept length the source prints, and the new GLM-5.1-FP8 config loads with its block-FP8 scales."""
+    from tpkit.models import load_model
+
+    (glm,) = [r for r in DATA["rows"] if r["source"] == "s33_glm51_h200_hillclimb"]
+    assert (glm["base_tok_s"], glm["spec_tok_s"]) == (round(64000 / 37.74, 1), round(64000 / 42.16, 1))
+    assert (glm["gpu"], glm["tp"], glm["engine"], glm["engine_version"], glm["sglang_spec_v2"], glm["batch"],
+            glm["context"], glm["num_steps"], glm["topk"], glm["num_draft_tokens"], glm["accept_length"]) == (
+        "H200", 8, "sglang", None, True, 64, 4352, 3, 1, 4, 3.1)
+    (q32,) = [r for r in DATA["rows"] if r["source"] == "s33_moe_h200_q32b"]
+    assert (q32["base_tok_s"], q32["spec_tok_s"]) == (295.7, 172.2)
+    assert (q32["model"], q32["gpu"], q32["tp"], q32["engine"], q32["engine_version"], q32["batch"], q32["context"],
+            q32["algorithm"], q32["num_steps"], q32["topk"], q32["num_draft_tokens"], q32["accept_length"]) == (
+        "Qwen/Qwen3-32B", "H200", 1, "sglang", "0.5.12.post1", 32, 2627, "EAGLE3", 5, 8, 32, 1.28)
+    assert "sglang_spec_v2" not in q32 and "max_running_requests" not in q32
+    model = load_model(str(ROOT / glm["model"]))
+    assert model.num_layers == 78 and model.quant.method == "fp8" and model.quant.block_size == (128, 128)
+    assert not any("60372894584" in entry[0] for entry in DATA["not_scored"])
