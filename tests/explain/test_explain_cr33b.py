@@ -1,6 +1,7 @@
 """Round cr33b (2026-12-07, docs/accuracy.md §7.3): where a vLLM OOM after start-up happened, from the frames the
 engine's source places — FlashInfer's lazily allocated workspace by the rank's last start-up step, the engine core's
-busy loop as serving — and the multiproc worker loop, which places nothing, tested on both sides."""
+busy loop as serving — and the multiproc worker loop, which places nothing; the sampler warm-up's --max-num-seqs fix;
+each tested on both sides."""
 
 from __future__ import annotations
 
@@ -20,12 +21,12 @@ _OOM = ("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 394.00 Mi
         "unallocated.")
 
 
-def _log(steps: list[str], frames: list[tuple[str, str]]) -> bytes:
+def _log(steps: list[str], frames: list[tuple[str, str]], oom: str = _OOM, after: tuple[str, ...] = ()) -> bytes:
     """A vLLM V1 engine-core log: INFO lines ``steps``, then a traceback through ``frames`` (path, function) ending in
-    the torch OOM above."""
+    the torch OOM ``oom``, then the lines ``after``."""
     lines = [_P.format(lvl="INFO", s=1, src="gpu_worker.py:391", msg=m) for m in steps]
     err = [f"  File \"/usr/local/lib/python3.12/dist-packages/vllm/{path}\", line 750, in {func}" for path, func in frames]
-    for m in ["EngineCore encountered a fatal error.", "Traceback (most recent call last):", *err, _OOM]:
+    for m in ["EngineCore encountered a fatal error.", "Traceback (most recent call last):", *err, oom, *after]:
         lines.append(_P.format(lvl="ERROR", s=5, src="core.py:843", msg=m))
     return ("\n".join(lines) + "\n").encode()
 
@@ -105,3 +106,38 @@ def test_vl_1201_one_worker_loop_frame_stays_unplaced():
     # noonghunna/club-3090#138: the OOM and worker_busy_loop / 'output = func(*args, **kwargs)' only
     d = explain_log(log_bytes("vl_1201"), flags={"gpu": "RTX-3090"}).diagnosis
     assert d.phase == "other" and not any(f.fits for f in d.fixes)
+
+
+_WARMUP = ("RuntimeError: CUDA out of memory occurred when warming up sampler with 1024 dummy requests. Please try "
+           "lowering `max_num_seqs` or `gpu_memory_utilization` when initializing the engine.")
+
+
+def _sampler_oom(free_mib: str) -> str:
+    return (f"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 594.00 MiB. GPU 0 has a total capacity of "
+            f"21.48 GiB of which {free_mib} MiB is free. Including non-PyTorch memory, this process has 20.90 GiB memory "
+            "in use.")
+
+
+@pytest.mark.parametrize("free_mib, seqs", [("508.44", 512), ("100.00", 172)])
+def test_the_sampler_warm_up_gets_fewer_sequences(free_mib, seqs):
+    # 594 MiB at 1024 requests: half, or fewer where half would still not fit what was free (1024 × 100 / 594)
+    frames = [("v1/worker/gpu_model_runner.py", "_dummy_sampler_run")]
+    d = explain_log(_log(_KV, frames, _sampler_oom(free_mib), (_WARMUP,))).diagnosis
+    assert d.phase == "first_request"
+    fix = next(f for f in d.fixes if f.flags.startswith("--max-num-seqs"))
+    assert fix.flags == f"--max-num-seqs {seqs}" and fix.fits and "1024 dummy requests" in fix.why
+
+
+def test_no_warm_up_message_no_sequence_fix():
+    frames = [("v1/worker/gpu_model_runner.py", "_dummy_sampler_run")]
+    d = explain_log(_log(_KV, frames, _sampler_oom("508.44"))).diagnosis
+    assert d.phase == "first_request" and not any(f.flags.startswith("--max-num-seqs") for f in d.fixes)
+    assert not any(f.flags.startswith("--max-num-seqs") for f in explain_log(log_bytes("vl_038")).diagnosis.fixes)
+
+
+def test_vl_453_and_vl_783_the_corpus_warm_ups():
+    # vl_453: 256 × 128,256 × 4 B = 125.25 MiB → torch's 126.00 MiB, with 139.75 MiB free: more free than asked
+    d = explain_log(log_bytes("vl_453")).diagnosis
+    assert "more free than asked" in d.cause and "short by" not in d.cause
+    assert any(f.flags == "--max-num-seqs 128" and f.fits for f in d.fixes)
+    assert any(f.flags == "--max-num-seqs 512" for f in explain_log(log_bytes("vl_783")).diagnosis.fixes)
