@@ -103,9 +103,9 @@ def first_request_failure(failure, a, tokens_for, *, ctx=None, texts: str = ""):
     total = mid_bytes(a.total)
     avail = mid_bytes(a.available)
     cause = "out of memory after start-up (first requests)"
-    if short is not None and short.bytes <= 0:  # torch's free figure is read after the failed cudaMalloc and its retry
-        cause += (f": asked for {req.text} with {free.text} free (more free than asked: the allocator's free memory "
-                  "was not where the request could use it)")
+    if short is not None and short.bytes <= 0:
+        cause += (f": asked for {req.text} with {free.text} free (torch reads the free figure once the allocation "
+                  "and its retry have failed: more free than asked, so it does not measure the shortfall)")
     elif short is not None:
         cause += f": asked for {req.text}, {free.text} free (short by {bytes_text(short)})"
     fixes = _lower_utilisation(a.utilization, total, short, avail, tokens_for,
