@@ -81,7 +81,7 @@ def diagnose_vllm(parsed, a, ctx) -> Diagnosis:
     elif phase == "weights":
         cause, short, fixes = weights_failure(failure, ctx, a)
     elif phase == "first_request" and failure.kind == "cuda_oom":
-        cause, short, fixes = first_request_failure(failure, a, tokens_for)
+        cause, short, fixes = first_request_failure(failure, a, tokens_for, ctx=ctx, texts=failure_texts(parsed))
     else:
         cause, short, fixes = f"{failure.kind.replace('_', ' ')}: {failure.detail or failure.evidence[:160]}", \
             oom_short(failure), custom_allreduce_fix(failure_texts(parsed))

@@ -5,6 +5,7 @@ profiling or capture, and the first requests after start-up (split out of ``expl
 from __future__ import annotations
 
 import math
+import re
 
 from tpkit.explain.diagnose import Fix, bytes_text, fp8_could_halve_weights
 from tpkit.explain.interval import mid_bytes
@@ -95,17 +96,50 @@ def weights_failure(failure, ctx, a=None):
     return cause, short, fixes
 
 
-def first_request_failure(failure, a, tokens_for):
-    """Out of memory after start-up: (cause, short, fixes) — a lower utilisation leaves room for activations."""
+def first_request_failure(failure, a, tokens_for, *, ctx=None, texts: str = ""):
+    """Out of memory after start-up: (cause, short, fixes) — a lower utilisation leaves room for activations; for
+    the sampler's warm-up (``texts``: the run's error lines), fewer sequences too (``sampler_warmup_fix``)."""
     req, free, short = _oom_sizes(failure)
     total = mid_bytes(a.total)
     avail = mid_bytes(a.available)
     cause = "out of memory after start-up (first requests)"
-    if short is not None:
+    if short is not None and short.bytes <= 0:
+        cause += (f": asked for {req.text} with {free.text} free (torch reads the free figure once the allocation "
+                  "and its retry have failed: more free than asked, so it does not measure the shortfall)")
+    elif short is not None:
         cause += f": asked for {req.text}, {free.text} free (short by {bytes_text(short)})"
     fixes = _lower_utilisation(a.utilization, total, short, avail, tokens_for,
                                why="leaves room outside vLLM's budget for the activations")
-    return cause, short, fixes
+    seqs = sampler_warmup_fix(failure, a, ctx, texts) if ctx is not None else None
+    return cause, short, fixes + ([seqs] if seqs else [])
+
+
+_SAMPLER_WARMUP = re.compile(r"occurred when warming up sampler with (\d+) dummy requests")
+
+
+def sampler_warmup_fix(failure, a, ctx, texts: str) -> Fix | None:
+    """``--max-num-seqs M`` for an OOM in vLLM's sampler warm-up, which its message names with its request count N.
+
+    ``compile_or_warm_up_model`` runs ``_dummy_sampler_run`` on ``min(max_num_seqs, max_num_batched_tokens)`` dummy
+    requests after the KV cache is allocated; the sampler turns their logits, one row of ``vocab_size`` per request,
+    into float32 and works on tensors of that shape; on an OOM the runner raises "CUDA out of memory occurred when
+    warming up sampler with N dummy requests. Please try lowering `max_num_seqs` or `gpu_memory_utilization`"
+    (v1/worker/gpu_worker.py, v1/worker/gpu_model_runner.py ``_dummy_sampler_run``, v1/sample/sampler.py; 0.17.1
+    wheel; the message also in 0.11.0, 0.20.0 and 0.33.0). The failed allocation scales with the requests (vl_453:
+    256 × 128,256 × 4 B = 125.25 MiB, torch's 126.00 MiB; vl_783: 1,024 × 151,936 × 4 B = 593.5 MiB, 594.00 MiB), so
+    M is the smaller of N/2 and the count at which that allocation fits what torch found free. The KV cache is
+    re-planned where the profile batch moves (``vreplan.reprofiled``), else the log's holds."""
+    m = _SAMPLER_WARMUP.search(texts or "")
+    req, free = failure.size("requested"), failure.size("free")
+    if m is None or req is None or free is None or req.value.bytes <= 0 or int(m.group(1)) < 2:
+        return None
+    n = int(m.group(1))
+    seqs = max(1, min(n // 2, n * free.value.bytes // req.value.bytes))
+    why = (f"the sampler's warm-up tensors scale with its {n} dummy requests (one float32 row of the vocabulary "
+           f"each): {req.text} at {n}, {bytes_text(req.value.bytes * seqs // n)} at {seqs}")
+    return _vreplan().reprofiled(a, ctx, {"max_num_seqs": seqs}, why) or Fix(
+        flags=f"--max-num-seqs {seqs}", kv_tokens=a.tokens_printed, fits=True, why=why,
+        note="the profile batch is the same: the log's KV cache holds")
 
 
 def pool_alloc_failure(failure, a, tokens_for):

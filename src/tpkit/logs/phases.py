@@ -8,7 +8,7 @@ import re
 from tpkit.logs.lazyre import lazy
 
 __all__ = ["frame_phase", "traceback_phase", "load_only_phase", "dummy_run_phase", "warmup_phase", "load_phase",
-           "encoder_phase",
+           "encoder_phase", "workspace_phase", "WORKER_RPC_LOOP",
            "marker",
            "marker_phase", "STEP_ORDER", "MARKER_NEEDLES"]
 
@@ -61,7 +61,13 @@ _FRAME_RULES = (
     # start_worker_execution_loop: vLLM V0's non-driver workers run their execute_model loop in it
     # (worker/worker_base.py), started by the driver's first execute_model / execute_model_async
     # (executor/executor_base.py DistributedExecutorBase, 0.10.1 wheel): requests being served (round ex30, vllm#15039)
-    ("first_request", lazy(r"execute_model|start_worker_execution_loop|forward_batch_generation|run_batch|"
+    # run_busy_loop (core.py): vLLM V1's engine-core loop, which run_engine_core enters only once EngineCoreProc's
+    # constructor has sized and allocated the KV cache and warmed up (EngineCore.__init__ -> _initialize_kv_caches ->
+    # initialize_from_config -> compile_or_warm_up_model; v1/engine/core.py and v1/executor/abstract.py, 0.10.2,
+    # 0.11.0, 0.20.0 and 0.33.0 wheels); SGLang 0.5.9 has no such name. Not the multiproc worker's worker_busy_loop
+    # (``WORKER_RPC_LOOP``), which runs the start-up RPCs too (round cr33b)
+    ("first_request", lazy(r"run_busy_loop \(core\.py\)|"
+                                 r"execute_model|start_worker_execution_loop|forward_batch_generation|run_batch|"
                                  r"event_loop|sample_tokens|"
                                  r"forward_thread_func|"
                                  r"process_input_requests|_process_engine_step|step_with_batch_queue|"
@@ -180,9 +186,48 @@ def dummy_run_phase(frames: list[str], state: str | None) -> tuple[str, str] | N
     return ("kv_pool", f"traceback frame {frame}, logged before the KV cache was sized: profile_run's dummy run")
 
 
+WORKER_RPC_LOOP = "worker_busy_loop"
+"""vLLM V1's multiproc worker loop places nothing: ``WorkerProc.worker_busy_loop`` (v1/executor/multiproc_executor.py,
+0.10.2 … 0.33.0 wheels) dequeues every ``collective_rpc`` and calls ``func(*args, **kwargs)`` — start-up's
+``determine_available_memory`` (profile_run), ``initialize_from_config`` and ``compile_or_warm_up_model`` (capture) as
+much as ``execute_model``; only ``init_device`` / ``load_model`` run before it, in ``WorkerProc.__init__`` (round cr33b:
+no rule names it; tests/explain/test_explain_cr33b.py)"""
+
+_WORKSPACE = lazy(r"^_get_workspace_buffer \(flashinfer\.py\)$")
+
+
+def workspace_phase(frames: list[str], state: str | None) -> tuple[str, str] | None:
+    """The phase of an OOM in FlashInfer's workspace allocation, placed by the rank's last start-up step.
+
+    ``FlashInferMetadataBuilder._get_workspace_buffer`` (v1/attention/backends/flashinfer.py, 0.10.2 … 0.33.0 wheels)
+    allocates the builder's workspace (``VLLM_FLASHINFER_WORKSPACE_BUFFER_SIZE``, 394 MiB by default: envs.py 0.13.0,
+    0.20.0, 0.33.0) on its first metadata build. Builders are made by ``initialize_attn_backend`` from
+    ``initialize_kv_cache``: after the KV sizing, or (0.19.0+) on the minimal KV cache of
+    ``profile_cudagraph_memory``'s graph profiling; ``profile_run`` builds none. After the sizing the first build is
+    ``kernel_warmup``'s FlashInfer attention warm-up (compile_or_warm_up_model, before ``capture_model``; 0.10.2+,
+    when every attention group is FlashInfer), a FULL capture, or a request. So: a rank last seen profiling or
+    capturing graphs → ``cuda_graph``; one past the KV sizing or the capture → ``first_request`` (the warm-up's
+    phase word, as ``dummy_run_phase``); none logged (an excerpt) → unplaced: the graph profiling and a request
+    print the same frame (round cr33b: weicj/vLLM-2080Ti-Definitive#150)."""
+    frame = next((f for f in reversed(frames) if _WORKSPACE.search(f)), None)
+    if frame is None:
+        return None
+    if state == "graph_profile":
+        return ("cuda_graph", f"traceback frame {frame}, logged in the CUDA-graph memory profiling "
+                              "(profile_cudagraph_memory, before the KV cache is sized): a FULL graph's first build")
+    if state == "graph":
+        return ("cuda_graph", f"traceback frame {frame}, logged while capturing CUDA graphs (last start-up step "
+                              "graph): a FULL graph's first FlashInfer metadata build")
+    if state in _AFTER_KV:
+        return ("first_request", f"traceback frame {frame}, logged after the KV cache was sized (last start-up step "
+                                 f"{state}): FlashInfer's workspace, allocated at the warm-up or a request")
+    return None
+
+
 def traceback_phase(frames: list[str], state: str | None) -> tuple[str, str] | None:
-    """``frame_phase``, then a lone dummy-run frame placed by ``state``, the rank's last start-up step."""
-    return frame_phase(frames) or dummy_run_phase(frames, state)
+    """``frame_phase``, then a lone dummy-run or FlashInfer-workspace frame placed by ``state``, the rank's last
+    start-up step."""
+    return frame_phase(frames) or dummy_run_phase(frames, state) or workspace_phase(frames, state)
 
 
 def warmup_phase(message: str, state: str | None) -> tuple[str, str] | None:
