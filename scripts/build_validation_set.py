@@ -1655,6 +1655,14 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # deploy.yaml's worker flags; the printed num_gpu_blocks is a kv_blocks case
     "vp_1088": ("0.19.1", "the recipe README: 'registers in vLLM 0.19.1'; image vllm-runtime:1.1.0",
                 {"enable_prefix_caching": True}, None),
+    # helper bl33 (2026-12-07, session 33), added blind: ViniciusVR/vllm-benchmark's committed Slurm server log
+    # (1a8453a9, job 611079): Llama-2-7b-chat-hf fp16 through the OpenAI server of vLLM 0.6.4.post1 (V0) on one H100 PCIe
+    # (the job's nvidia-smi; gres nvidia_h100_pcie), util 0.85, 4,096; vLLM prints total_gpu_memory=79.18GiB
+    "vp_1089": ("0.6.4", "printed 'vLLM API server version 0.6.4.post1' and 'Initializing an LLM engine (v0.6.4.post1)'",
+                {"gpu_catalog": {"gpu": "H100-PCIe-80GB",
+                                 "note": "'NVIDIA H100 PCIe', 81559MiB (the job's nvidia-smi; gres gpu:nvidia_h100_pcie:1): "
+                                         "the catalog's H100-PCIe-80GB with the total vLLM prints (79.18 GiB)"},
+                 "gpu_total_gib": 79.18}, None),
 }
 
 _A100_QWEN_MTP = {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 1,
