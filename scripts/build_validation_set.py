@@ -3768,7 +3768,11 @@ BL32B_OFF = {  # helper bl32b (2026-12-07, session 32): blind misses above 8 % (
           "4.25 with the cache, as printed; (2) the profile's peak is the vision encoder's dummy image, 1.88 GiB planned "
           "with 1152 / 4304, 1.70 with 1024 / 4096. With the 4B's widths (not the 2B's published vision_config: none "
           "was found) tpkit plans 17,952 tokens (+6.5 %). VLLM_LANGUAGE_MODEL_ONLY=1 is no 0.19.1 variable, so the "
-          "tower is built and profiled, as planned.")
+          "tower is built and profiled, as planned. Input corrected after the blind score (helper bl33, session 33; "
+          "the first score stays in blind_scores.json): the config's vision widths are now 1024 / 4096, the 2B "
+          "tower's per three public sources (jina-embeddings-v5-omni's merger 4096 -> 2048, a training memory plan, "
+          "the 0.64 GB mmproj-f16; the config's _vision_note), not a verbatim config.json: 17,952 planned, +6.5 %, "
+          "weights 4.25 GiB as printed.")
     for cid, arm in (("vp_1086", ""), ("vp_1087", ", --enable-prefix-caching (the same pool printed and planned)"))
 }
 
