@@ -194,6 +194,11 @@ _BL24_E1 = '{"method": "eagle", "model": "yuhuili--EAGLE-LLaMA3-Instruct-8B.json
 _BL24_SPEC = {**{c: _BL24_E1 for c in ("vp_883", "vp_885")},
               **{c: _BL24_E3 for c in ("vp_890", "vp_891", "vp_892", "vp_893", "vp_899", "vp_900", "vp_901", "vp_902")}}
 
+_ISSEI_A40 = {"gpu": "A40", "note": "RunPod NVIDIA A40 48GB (IsseiHasegawa/vLLM-experiment report/appendix/"
+                                     "C_environment.md; session 0's and the pilot's nvidia-smi 'NVIDIA A40', 46068MiB): "
+                                     "the catalog's A40 (no CUDA total printed)"}
+"""helper bl33: the card of vp_1090-vp_1099 (round bl33)"""
+
 VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     "vp_001": ("0.2.4", "PR #2031's 'Current main' (2023-12-12): the max_memory_allocated profile of the v0.2.4 wheel; "
                         "v0.2.5 ships the PR", {}, None),
@@ -1663,6 +1668,40 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
                                  "note": "'NVIDIA H100 PCIe', 81559MiB (the job's nvidia-smi; gres gpu:nvidia_h100_pcie:1): "
                                          "the catalog's H100-PCIe-80GB with the total vLLM prints (79.18 GiB)"},
                  "gpu_total_gib": 79.18}, None),
+    # helper bl33 (2026-12-07, session 33), added blind: IsseiHasegawa/vLLM-experiment's committed server logs (bc304c6c):
+    # Qwen2.5-0.5B / 7B-Instruct on RunPod A40s through the author's instrumented vLLM fork (main 702f4814 plus logging;
+    # printed 'version 0.1.dev1849x', every printed source line 0.25.1's), tp 1 / 2 / 4 and pp 2; printed prefix caching
+    # and async scheduling off, the FlashInfer sampler; warm where the log loads the AOT-compiled graphs
+    "vp_1090": ("0.25.1", "printed 'version 0.1.dev18495+g019e5d12b' (the author's fork of main 702f4814); "
+                "0.25.1's source lines (gpu_worker.py:538, kv_cache_utils.py:2146, model_runner.py:302)",
+                {"gpu_catalog": _ISSEI_A40, "topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "no_async_scheduling": True}, None),
+    "vp_1091": ("0.25.1", "printed 'version 0.1.dev18496+gd4e0675a7' (the author's fork of main 702f4814); "
+                "0.25.1's source lines (gpu_worker.py:538, kv_cache_utils.py:2146, model_runner.py:302)",
+                {"gpu_catalog": _ISSEI_A40, "topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "no_async_scheduling": True}, None),
+    "vp_1092": ("0.25.1", "printed 'version 0.1.dev18496+gd4e0675a7' (the author's fork of main 702f4814); "
+                "0.25.1's source lines (gpu_worker.py:538, kv_cache_utils.py:2146, model_runner.py:302)",
+                {"gpu_catalog": _ISSEI_A40, "topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "no_async_scheduling": True}, None),
+    "vp_1093": ("0.25.1", "printed 'version 0.1.dev18496+gd4e0675a7' (the author's fork of main 702f4814); "
+                "0.25.1's source lines (gpu_worker.py:538, kv_cache_utils.py:2146, model_runner.py:302)",
+                {"gpu_catalog": _ISSEI_A40, "topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "no_async_scheduling": True, "compile_cache": "warm"}, None),
+    "vp_1094": ("0.25.1", "printed 'version 0.1.dev18496+gd4e0675a7' (the author's fork of main 702f4814); "
+                "0.25.1's source lines (gpu_worker.py:538, kv_cache_utils.py:2146, model_runner.py:302)",
+                {"gpu_catalog": _ISSEI_A40, "topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "no_async_scheduling": True}, None),
+    "vp_1095": ("0.25.1", "printed 'version 0.1.dev18496+gd4e0675a7' (the author's fork of main 702f4814); "
+                "0.25.1's source lines (gpu_worker.py:538, kv_cache_utils.py:2146, model_runner.py:302)",
+                {"gpu_catalog": _ISSEI_A40, "topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "no_async_scheduling": True, "compile_cache": "warm"}, None),
+    "vp_1096": ("0.25.1", "printed 'version 0.1.dev18496+gd4e0675a7' (the author's fork of main 702f4814); "
+                "0.25.1's source lines (gpu_worker.py:538, kv_cache_utils.py:2146, model_runner.py:302)",
+                {"gpu_catalog": _ISSEI_A40, "topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "no_async_scheduling": True, "disable_custom_all_reduce": True}, None),
+    "vp_1097": ("0.25.1", "printed 'version 0.1.dev18496+gd4e0675a7' (the author's fork of main 702f4814); "
+                "0.25.1's source lines (gpu_worker.py:538, kv_cache_utils.py:2146, model_runner.py:302)",
+                {"gpu_catalog": _ISSEI_A40, "topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "no_async_scheduling": True, "disable_custom_all_reduce": True}, None),
+    "vp_1098": ("0.25.1", "printed 'version 0.1.dev18496+gd4e0675a7' (the author's fork of main 702f4814); "
+                "0.25.1's source lines (gpu_worker.py:538, kv_cache_utils.py:2146, model_runner.py:302)",
+                {"gpu_catalog": _ISSEI_A40, "topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "no_async_scheduling": True, "disable_custom_all_reduce": True}, None),
+    "vp_1099": ("0.25.1", "printed 'version 0.1.dev18496+gd4e0675a7' (the author's fork of main 702f4814); "
+                "0.25.1's source lines (gpu_worker.py:538, kv_cache_utils.py:2146, model_runner.py:302)",
+                {"gpu_catalog": _ISSEI_A40, "topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "no_async_scheduling": True, "disable_custom_all_reduce": True, "compile_cache": "warm"}, None),
 }
 
 _A100_QWEN_MTP = {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 1,
