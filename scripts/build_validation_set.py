@@ -199,6 +199,10 @@ _ISSEI_A40 = {"gpu": "A40", "note": "RunPod NVIDIA A40 48GB (IsseiHasegawa/vLLM-
                                      "the catalog's A40 (no CUDA total printed)"}
 """helper bl33: the card of vp_1090-vp_1099 (round bl33)"""
 
+_HUZ_H100NVL = {"gpu": "H100-NVL-94GB", "note": "node7's collect_env (Huzifa1/vllm-profiling experiments/node7/my_env.txt): "
+                                               "'GPU 0: NVIDIA H100 NVL': the catalog's H100-NVL-94GB"}
+"""helper bl33: the card of vp_1100-vp_1106 (round bl33)"""
+
 VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     "vp_001": ("0.2.4", "PR #2031's 'Current main' (2023-12-12): the max_memory_allocated profile of the v0.2.4 wheel; "
                         "v0.2.5 ships the PR", {}, None),
@@ -1702,6 +1706,30 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     "vp_1099": ("0.25.1", "printed 'version 0.1.dev18496+gd4e0675a7' (the author's fork of main 702f4814); "
                 "0.25.1's source lines (gpu_worker.py:538, kv_cache_utils.py:2146, model_runner.py:302)",
                 {"gpu_catalog": _ISSEI_A40, "topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "no_async_scheduling": True, "disable_custom_all_reduce": True, "compile_cache": "warm"}, None),
+    # helper bl33: Huzifa1/vllm-profiling's node7 kv_cache_profiling runs (d3d7fb74): engine.py (LLMEngine) on vLLM 0.10.1.1
+    # plus timing logs, one H100 NVL, defaults (util 0.9, the model's length); printed max_num_batched_tokens 2048,
+    # max_num_seqs SchedulerConfig's 128 (ENGINE_CONTEXT), the PyTorch-native sampler (FlashInfer not installed)
+    "vp_1100": ("0.10.1.1", "printed 'Initializing a V1 LLM engine (v0.10.1.1)' (plus the study's timing logs)",
+                {"gpu_catalog": _HUZ_H100NVL, "topk_topp_sampler": "native", "max_num_batched_tokens": 2048,
+                 "max_num_seqs": 128}, None),
+    "vp_1101": ("0.10.1.1", "printed 'Initializing a V1 LLM engine (v0.10.1.1)' (plus the study's timing logs)",
+                {"gpu_catalog": _HUZ_H100NVL, "topk_topp_sampler": "native", "max_num_batched_tokens": 2048,
+                 "max_num_seqs": 128}, None),
+    "vp_1102": ("0.10.1.1", "printed 'Initializing a V1 LLM engine (v0.10.1.1)' (plus the study's timing logs)",
+                {"gpu_catalog": _HUZ_H100NVL, "topk_topp_sampler": "native", "max_num_batched_tokens": 2048,
+                 "max_num_seqs": 128}, None),
+    "vp_1103": ("0.10.1.1", "printed 'Initializing a V1 LLM engine (v0.10.1.1)' (plus the study's timing logs)",
+                {"gpu_catalog": _HUZ_H100NVL, "topk_topp_sampler": "native", "max_num_batched_tokens": 2048,
+                 "max_num_seqs": 128}, None),
+    "vp_1104": ("0.10.1.1", "printed 'Initializing a V1 LLM engine (v0.10.1.1)' (plus the study's timing logs)",
+                {"gpu_catalog": _HUZ_H100NVL, "topk_topp_sampler": "native", "max_num_batched_tokens": 2048,
+                 "max_num_seqs": 128}, None),
+    "vp_1105": ("0.10.1.1", "printed 'Initializing a V1 LLM engine (v0.10.1.1)' (plus the study's timing logs)",
+                {"gpu_catalog": _HUZ_H100NVL, "topk_topp_sampler": "native", "max_num_batched_tokens": 2048,
+                 "max_num_seqs": 128}, None),
+    "vp_1106": ("0.10.1.1", "printed 'Initializing a V1 LLM engine (v0.10.1.1)' (plus the study's timing logs)",
+                {"gpu_catalog": _HUZ_H100NVL, "topk_topp_sampler": "native", "max_num_batched_tokens": 2048,
+                 "max_num_seqs": 128}, None),
 }
 
 _A100_QWEN_MTP = {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 1,
