@@ -203,6 +203,11 @@ _HUZ_H100NVL = {"gpu": "H100-NVL-94GB", "note": "node7's collect_env (Huzifa1/vl
                                                "'GPU 0: NVIDIA H100 NVL': the catalog's H100-NVL-94GB"}
 """helper bl33: the card of vp_1100-vp_1106 (round bl33)"""
 
+_HUZ_A100 = {"gpu": "A100-PCIe-40GB", "note": "the A100 node's collect_env (Huzifa1/vllm-profiling experiments/A100/my_env.txt): "
+                                           "'GPU 0: NVIDIA A100-PCIE-40GB': the catalog's A100-PCIe-40GB"}
+_HUZ_L40S = {"gpu": "L40S", "note": "node5's collect_env (Huzifa1/vllm-profiling experiments/node5/my_env.txt): 'GPU 0: NVIDIA L40S'"}
+"""helper bl33: the cards of vp_1107 / vp_1108 and vp_1109 / vp_1110 (round bl33)"""
+
 VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     "vp_001": ("0.2.4", "PR #2031's 'Current main' (2023-12-12): the max_memory_allocated profile of the v0.2.4 wheel; "
                         "v0.2.5 ships the PR", {}, None),
@@ -1730,6 +1735,16 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     "vp_1106": ("0.10.1.1", "printed 'Initializing a V1 LLM engine (v0.10.1.1)' (plus the study's timing logs)",
                 {"gpu_catalog": _HUZ_H100NVL, "topk_topp_sampler": "native", "max_num_batched_tokens": 2048,
                  "max_num_seqs": 128}, None),
+    # helper bl33: the same study's A100-PCIE-40GB (vLLM 0.9.2, warm compile cache) and node5 L40S (0.10.1.1, torch.compile
+    # disabled) starts of Llama-2-7b / Llama-3.2-3B, defaults
+    "vp_1107": ("0.9.2", "printed 'Initializing a V1 LLM engine (v0.9.2)' (plus the study's timing logs)",
+                {"gpu_catalog": _HUZ_A100, "topk_topp_sampler": "native", "max_num_batched_tokens": 2048, "max_num_seqs": 128, "compile_cache": "warm"}, None),
+    "vp_1108": ("0.9.2", "printed 'Initializing a V1 LLM engine (v0.9.2)' (plus the study's timing logs)",
+                {"gpu_catalog": _HUZ_A100, "topk_topp_sampler": "native", "max_num_batched_tokens": 2048, "max_num_seqs": 128, "compile_cache": "warm"}, None),
+    "vp_1109": ("0.10.1.1", "printed 'Initializing a V1 LLM engine (v0.10.1.1)' (plus the study's timing logs)",
+                {"gpu_catalog": _HUZ_L40S, "topk_topp_sampler": "native", "max_num_batched_tokens": 2048, "max_num_seqs": 128}, None),
+    "vp_1110": ("0.10.1.1", "printed 'Initializing a V1 LLM engine (v0.10.1.1)' (plus the study's timing logs)",
+                {"gpu_catalog": _HUZ_L40S, "topk_topp_sampler": "native", "max_num_batched_tokens": 2048, "max_num_seqs": 128}, None),
 }
 
 _A100_QWEN_MTP = {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 1,
