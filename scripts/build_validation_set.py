@@ -194,6 +194,20 @@ _BL24_E1 = '{"method": "eagle", "model": "yuhuili--EAGLE-LLaMA3-Instruct-8B.json
 _BL24_SPEC = {**{c: _BL24_E1 for c in ("vp_883", "vp_885")},
               **{c: _BL24_E3 for c in ("vp_890", "vp_891", "vp_892", "vp_893", "vp_899", "vp_900", "vp_901", "vp_902")}}
 
+_ISSEI_A40 = {"gpu": "A40", "note": "RunPod NVIDIA A40 48GB (IsseiHasegawa/vLLM-experiment report/appendix/"
+                                     "C_environment.md; session 0's and the pilot's nvidia-smi 'NVIDIA A40', 46068MiB): "
+                                     "the catalog's A40 (no CUDA total printed)"}
+"""helper bl33: the card of vp_1090-vp_1099 (round bl33)"""
+
+_HUZ_H100NVL = {"gpu": "H100-NVL-94GB", "note": "node7's collect_env (Huzifa1/vllm-profiling experiments/node7/my_env.txt): "
+                                               "'GPU 0: NVIDIA H100 NVL': the catalog's H100-NVL-94GB"}
+"""helper bl33: the card of vp_1100-vp_1106 (round bl33)"""
+
+_HUZ_A100 = {"gpu": "A100-PCIe-40GB", "note": "the A100 node's collect_env (Huzifa1/vllm-profiling experiments/A100/my_env.txt): "
+                                           "'GPU 0: NVIDIA A100-PCIE-40GB': the catalog's A100-PCIe-40GB"}
+_HUZ_L40S = {"gpu": "L40S", "note": "node5's collect_env (Huzifa1/vllm-profiling experiments/node5/my_env.txt): 'GPU 0: NVIDIA L40S'"}
+"""helper bl33: the cards of vp_1107 / vp_1108 and vp_1109 / vp_1110 (round bl33)"""
+
 VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     "vp_001": ("0.2.4", "PR #2031's 'Current main' (2023-12-12): the max_memory_allocated profile of the v0.2.4 wheel; "
                         "v0.2.5 ships the PR", {}, None),
@@ -1655,6 +1669,82 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # deploy.yaml's worker flags; the printed num_gpu_blocks is a kv_blocks case
     "vp_1088": ("0.19.1", "the recipe README: 'registers in vLLM 0.19.1'; image vllm-runtime:1.1.0",
                 {"enable_prefix_caching": True}, None),
+    # helper bl33 (2026-12-07, session 33), added blind: ViniciusVR/vllm-benchmark's committed Slurm server log
+    # (1a8453a9, job 611079): Llama-2-7b-chat-hf fp16 through the OpenAI server of vLLM 0.6.4.post1 (V0) on one H100 PCIe
+    # (the job's nvidia-smi; gres nvidia_h100_pcie), util 0.85, 4,096; vLLM prints total_gpu_memory=79.18GiB
+    "vp_1089": ("0.6.4", "printed 'vLLM API server version 0.6.4.post1' and 'Initializing an LLM engine (v0.6.4.post1)'",
+                {"gpu_catalog": {"gpu": "H100-PCIe-80GB",
+                                 "note": "'NVIDIA H100 PCIe', 81559MiB (the job's nvidia-smi; gres gpu:nvidia_h100_pcie:1): "
+                                         "the catalog's H100-PCIe-80GB with the total vLLM prints (79.18 GiB)"},
+                 "gpu_total_gib": 79.18}, None),
+    # helper bl33 (2026-12-07, session 33), added blind: IsseiHasegawa/vLLM-experiment's committed server logs (bc304c6c):
+    # Qwen2.5-0.5B / 7B-Instruct on RunPod A40s through the author's instrumented vLLM fork (main 702f4814 plus logging;
+    # printed 'version 0.1.dev1849x', every printed source line 0.25.1's), tp 1 / 2 / 4 and pp 2; printed prefix caching
+    # and async scheduling off, the FlashInfer sampler; warm where the log loads the AOT-compiled graphs
+    "vp_1090": ("0.25.1", "printed 'version 0.1.dev18495+g019e5d12b' (the author's fork of main 702f4814); "
+                "0.25.1's source lines (gpu_worker.py:538, kv_cache_utils.py:2146, model_runner.py:302)",
+                {"gpu_catalog": _ISSEI_A40, "topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "no_async_scheduling": True}, None),
+    "vp_1091": ("0.25.1", "printed 'version 0.1.dev18496+gd4e0675a7' (the author's fork of main 702f4814); "
+                "0.25.1's source lines (gpu_worker.py:538, kv_cache_utils.py:2146, model_runner.py:302)",
+                {"gpu_catalog": _ISSEI_A40, "topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "no_async_scheduling": True}, None),
+    "vp_1092": ("0.25.1", "printed 'version 0.1.dev18496+gd4e0675a7' (the author's fork of main 702f4814); "
+                "0.25.1's source lines (gpu_worker.py:538, kv_cache_utils.py:2146, model_runner.py:302)",
+                {"gpu_catalog": _ISSEI_A40, "topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "no_async_scheduling": True}, None),
+    "vp_1093": ("0.25.1", "printed 'version 0.1.dev18496+gd4e0675a7' (the author's fork of main 702f4814); "
+                "0.25.1's source lines (gpu_worker.py:538, kv_cache_utils.py:2146, model_runner.py:302)",
+                {"gpu_catalog": _ISSEI_A40, "topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "no_async_scheduling": True, "compile_cache": "warm"}, None),
+    "vp_1094": ("0.25.1", "printed 'version 0.1.dev18496+gd4e0675a7' (the author's fork of main 702f4814); "
+                "0.25.1's source lines (gpu_worker.py:538, kv_cache_utils.py:2146, model_runner.py:302)",
+                {"gpu_catalog": _ISSEI_A40, "topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "no_async_scheduling": True}, None),
+    "vp_1095": ("0.25.1", "printed 'version 0.1.dev18496+gd4e0675a7' (the author's fork of main 702f4814); "
+                "0.25.1's source lines (gpu_worker.py:538, kv_cache_utils.py:2146, model_runner.py:302)",
+                {"gpu_catalog": _ISSEI_A40, "topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "no_async_scheduling": True, "compile_cache": "warm"}, None),
+    "vp_1096": ("0.25.1", "printed 'version 0.1.dev18496+gd4e0675a7' (the author's fork of main 702f4814); "
+                "0.25.1's source lines (gpu_worker.py:538, kv_cache_utils.py:2146, model_runner.py:302)",
+                {"gpu_catalog": _ISSEI_A40, "topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "no_async_scheduling": True, "disable_custom_all_reduce": True}, None),
+    "vp_1097": ("0.25.1", "printed 'version 0.1.dev18496+gd4e0675a7' (the author's fork of main 702f4814); "
+                "0.25.1's source lines (gpu_worker.py:538, kv_cache_utils.py:2146, model_runner.py:302)",
+                {"gpu_catalog": _ISSEI_A40, "topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "no_async_scheduling": True, "disable_custom_all_reduce": True}, None),
+    "vp_1098": ("0.25.1", "printed 'version 0.1.dev18496+gd4e0675a7' (the author's fork of main 702f4814); "
+                "0.25.1's source lines (gpu_worker.py:538, kv_cache_utils.py:2146, model_runner.py:302)",
+                {"gpu_catalog": _ISSEI_A40, "topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "no_async_scheduling": True, "disable_custom_all_reduce": True}, None),
+    "vp_1099": ("0.25.1", "printed 'version 0.1.dev18496+gd4e0675a7' (the author's fork of main 702f4814); "
+                "0.25.1's source lines (gpu_worker.py:538, kv_cache_utils.py:2146, model_runner.py:302)",
+                {"gpu_catalog": _ISSEI_A40, "topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "no_async_scheduling": True, "disable_custom_all_reduce": True, "compile_cache": "warm"}, None),
+    # helper bl33: Huzifa1/vllm-profiling's node7 kv_cache_profiling runs (d3d7fb74): engine.py (LLMEngine) on vLLM 0.10.1.1
+    # plus timing logs, one H100 NVL, defaults (util 0.9, the model's length); printed max_num_batched_tokens 2048,
+    # max_num_seqs SchedulerConfig's 128 (ENGINE_CONTEXT), the PyTorch-native sampler (FlashInfer not installed)
+    "vp_1100": ("0.10.1.1", "printed 'Initializing a V1 LLM engine (v0.10.1.1)' (plus the study's timing logs)",
+                {"gpu_catalog": _HUZ_H100NVL, "topk_topp_sampler": "native", "max_num_batched_tokens": 2048,
+                 "max_num_seqs": 128}, None),
+    "vp_1101": ("0.10.1.1", "printed 'Initializing a V1 LLM engine (v0.10.1.1)' (plus the study's timing logs)",
+                {"gpu_catalog": _HUZ_H100NVL, "topk_topp_sampler": "native", "max_num_batched_tokens": 2048,
+                 "max_num_seqs": 128}, None),
+    "vp_1102": ("0.10.1.1", "printed 'Initializing a V1 LLM engine (v0.10.1.1)' (plus the study's timing logs)",
+                {"gpu_catalog": _HUZ_H100NVL, "topk_topp_sampler": "native", "max_num_batched_tokens": 2048,
+                 "max_num_seqs": 128}, None),
+    "vp_1103": ("0.10.1.1", "printed 'Initializing a V1 LLM engine (v0.10.1.1)' (plus the study's timing logs)",
+                {"gpu_catalog": _HUZ_H100NVL, "topk_topp_sampler": "native", "max_num_batched_tokens": 2048,
+                 "max_num_seqs": 128}, None),
+    "vp_1104": ("0.10.1.1", "printed 'Initializing a V1 LLM engine (v0.10.1.1)' (plus the study's timing logs)",
+                {"gpu_catalog": _HUZ_H100NVL, "topk_topp_sampler": "native", "max_num_batched_tokens": 2048,
+                 "max_num_seqs": 128}, None),
+    "vp_1105": ("0.10.1.1", "printed 'Initializing a V1 LLM engine (v0.10.1.1)' (plus the study's timing logs)",
+                {"gpu_catalog": _HUZ_H100NVL, "topk_topp_sampler": "native", "max_num_batched_tokens": 2048,
+                 "max_num_seqs": 128}, None),
+    "vp_1106": ("0.10.1.1", "printed 'Initializing a V1 LLM engine (v0.10.1.1)' (plus the study's timing logs)",
+                {"gpu_catalog": _HUZ_H100NVL, "topk_topp_sampler": "native", "max_num_batched_tokens": 2048,
+                 "max_num_seqs": 128}, None),
+    # helper bl33: the same study's A100-PCIE-40GB (vLLM 0.9.2, warm compile cache) and node5 L40S (0.10.1.1, torch.compile
+    # disabled) starts of Llama-2-7b / Llama-3.2-3B, defaults
+    "vp_1107": ("0.9.2", "printed 'Initializing a V1 LLM engine (v0.9.2)' (plus the study's timing logs)",
+                {"gpu_catalog": _HUZ_A100, "topk_topp_sampler": "native", "max_num_batched_tokens": 2048, "max_num_seqs": 128, "compile_cache": "warm"}, None),
+    "vp_1108": ("0.9.2", "printed 'Initializing a V1 LLM engine (v0.9.2)' (plus the study's timing logs)",
+                {"gpu_catalog": _HUZ_A100, "topk_topp_sampler": "native", "max_num_batched_tokens": 2048, "max_num_seqs": 128, "compile_cache": "warm"}, None),
+    "vp_1109": ("0.10.1.1", "printed 'Initializing a V1 LLM engine (v0.10.1.1)' (plus the study's timing logs)",
+                {"gpu_catalog": _HUZ_L40S, "topk_topp_sampler": "native", "max_num_batched_tokens": 2048, "max_num_seqs": 128}, None),
+    "vp_1110": ("0.10.1.1", "printed 'Initializing a V1 LLM engine (v0.10.1.1)' (plus the study's timing logs)",
+                {"gpu_catalog": _HUZ_L40S, "topk_topp_sampler": "native", "max_num_batched_tokens": 2048, "max_num_seqs": 128}, None),
 }
 
 _A100_QWEN_MTP = {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 1,
@@ -3760,7 +3850,11 @@ BL32B_OFF = {  # helper bl32b (2026-12-07, session 32): blind misses above 8 % (
           "4.25 with the cache, as printed; (2) the profile's peak is the vision encoder's dummy image, 1.88 GiB planned "
           "with 1152 / 4304, 1.70 with 1024 / 4096. With the 4B's widths (not the 2B's published vision_config: none "
           "was found) tpkit plans 17,952 tokens (+6.5 %). VLLM_LANGUAGE_MODEL_ONLY=1 is no 0.19.1 variable, so the "
-          "tower is built and profiled, as planned.")
+          "tower is built and profiled, as planned. Input corrected after the blind score (helper bl33, session 33; "
+          "the first score stays in blind_scores.json): the config's vision widths are now 1024 / 4096, the 2B "
+          "tower's per three public sources (jina-embeddings-v5-omni's merger 4096 -> 2048, a training memory plan, "
+          "the 0.64 GB mmproj-f16; the config's _vision_note), not a verbatim config.json: 17,952 planned, +6.5 %, "
+          "weights 4.25 GiB as printed.")
     for cid, arm in (("vp_1086", ""), ("vp_1087", ", --enable-prefix-caching (the same pool printed and planned)"))
 }
 
