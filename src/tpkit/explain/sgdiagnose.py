@@ -10,8 +10,7 @@ from dataclasses import replace
 from tpkit.explain.diagnose import (MARGIN, MAX_FRACTION, Diagnosis, Fix, fp8_could_halve_weights, bytes_text,
                                    kv_heads_shard, capture_error_not_memory, pool_error_not_memory,
                                    custom_allreduce_fix, failure_texts)
-from tpkit.explain.refusals import REFUSED
-from tpkit.explain.sgbudget import BudgetReplan, mm_bytes, pool_tokens, rope_bytes
+from tpkit.explain.sgbudget import BudgetReplan
 from tpkit.units import Bytes, GiB
 
 __all__ = ["diagnose_sglang"]
@@ -43,7 +42,9 @@ def diagnose_sglang(parsed, a, ctx) -> Diagnosis:
     elif phase == "kv_pool" or failure.kind in ("no_kv_memory", "kv_budget_non_positive"):
         cause, short, fixes = _kv_pool_failure(failure, a, ctx, plan, findings)
     elif phase == "weights":
-        cause, short, fixes = _weights_failure(failure, a, ctx, plan)
+        from tpkit.explain.sgweights import weights_failure
+
+        cause, short, fixes = weights_failure(failure, a, ctx, plan, parsed)
     elif phase == "cuda_graph" and (root := capture_error_not_memory(parsed)) is not None:
         cause, short, fixes = _graph_error(root, a, failure_texts(parsed))
     elif phase == "cuda_graph":
@@ -55,7 +56,7 @@ def diagnose_sglang(parsed, a, ctx) -> Diagnosis:
         cause, short, fixes = _first_request_failure(failure, a, ctx, plan)
     else:
         cause, short, fixes = f"{failure.kind.replace('_', ' ')}: {failure.detail or failure.evidence[:160]}", \
-            _oom(failure)[3], []
+            oom_sizes(failure)[3], []
     return Diagnosis(status="failed", phase=phase, cause=cause, short_by=short, evidence=ev, fixes=tuple(fixes),
                      findings=tuple(findings))
 
@@ -95,7 +96,7 @@ def _ok(a, ctx, plan: BudgetReplan, findings: list[str]) -> Diagnosis:
                      fixes=_sg_growth_fixes(a, ctx, plan) if short_pool else ())
 
 
-def _oom(failure):
+def oom_sizes(failure):
     """(a CUDA OOM?, the size it asked for, the size free, asked − free when both are printed)."""
     oom = failure.kind == "cuda_oom"
     req, free = failure.size("requested"), failure.size("free")
@@ -105,7 +106,7 @@ def _oom(failure):
 def _kv_pool_failure(failure, a, ctx, plan: BudgetReplan, findings: list[str]):
     """The KV pool could not be sized or allocated: (cause, short, fixes); tpkit's catalog plan where the anchors
     give no budget (its finding added to ``findings``)."""
-    oom, req, free, short = _oom(failure)
+    oom, req, free, short = oom_sizes(failure)
     f, pre = plan.f, plan.pre
     fixes: list[Fix] = []
     rest, _ = plan.budget()
@@ -216,52 +217,6 @@ def _pool_oom_fraction(failure, plan: BudgetReplan, short: Bytes) -> list[Fix]:
                 "pre-load memory not printed: taken as 90 % of the printed total")]
 
 
-def _weights_failure(failure, a, ctx, plan: BudgetReplan):
-    """Out of memory loading the weights: (cause, short, fixes) — twice the TP size, or re-planned from the model
-    config when the load never finished."""
-    oom, req, free, short = _oom(failure)
-    tp = int(ctx.get("tp", 1) or 1)
-    pre = plan.pre
-    cause = "out of memory while loading the weights"
-    if oom and req and free:
-        cause += f": asked for {req.text} with {free.text} free"
-    room = pre if pre is not None else _free_for_weights(failure)
-    if room is not None and pre is not None and free is not None:
-        cause += f"; {bytes_text(pre - free.value.bytes)} of weights were loaded out of {bytes_text(pre)} free before the load"
-    if plan.w is not None:
-        from tpkit.explain.sgreplan import relayout
-
-        return cause, short, [plan.fix(f"--tp {2 * tp}", "weights shard over twice the GPUs",
-                                       cell_scale=0.5 if kv_heads_shard(ctx.model, tp) else 1.0,
-                                       **relayout(ctx, a, tp=2 * tp))]
-    fixes = _weights_fixes_from_model(ctx, tp, room, plan.f, a)
-    if not any(fx.fits for fx in fixes):
-        cause, fixes = _weights_from_catalog(ctx, cause, fixes, failure.size("other_processes"))
-    return cause, short, fixes
-
-
-def _weights_from_catalog(ctx, cause: str, fixes: list[Fix], held=None) -> tuple[str, list[Fix]]:
-    """A weight-load OOM that prints no weight size (nothing re-planned from the log fits): the fixes planned from
-    the catalog as ``tpkit plan --from-log`` and the pool-OOM path plan them (``explain.planned.catalog_fixes_sglang``,
-    the same planner, release and fit rule; helper wo22), each marked as planned from the catalog with its band.
-    No ``--mem-fraction-static`` fix is planned: SGLang loads the weights before it sizes anything by the fraction
-    (``ModelRunner.load_model`` precedes ``init_memory_pool``, sglang 0.1–0.5.23), so the fraction does not change
-    what the load needs.  Without the model config or the GPU, the cause says which to pass.  ``held``: another
-    process's memory the torch OOM lists (helper cr31: the freed card is planned, ``explain.planned._freed_card``)."""
-    from tpkit.explain.planned import catalog_fixes_sglang
-
-    if ctx.model is None or ctx.gpu is None:
-        missing = [what for what, known in (("the model config (--model: an HF id or its config.json)",
-                                             ctx.model is not None), ("the GPU (--gpu)", ctx.gpu is not None))
-                   if not known]
-        return (cause + "; the log prints no weight size, so no fix is re-planned from it; give "
-                + " and ".join(missing) + " to plan the fixes from the catalog"), fixes
-    found, finding = catalog_fixes_sglang(ctx, fractions=(), held=held)
-    if not found:
-        return cause, fixes
-    return cause + "; " + finding, [Fix(**kw) for kw in found]
-
-
 def _graph_error(root: str, a, texts: str = ""):
     """The capture failed on a CUDA error that is not a lack of memory (``diagnose.capture_error_not_memory``):
     (cause, short, fixes) — skipping the capture avoids it, and so does turning off the custom all-reduce where its
@@ -278,7 +233,7 @@ def _graph_error(root: str, a, texts: str = ""):
 def _graph_failure(failure, a, ctx, plan: BudgetReplan):
     """Out of memory capturing the CUDA graphs: (cause, short, fixes) — more slack, a smaller captured batch, the
     custom all-reduce buffers off."""
-    oom, req, free, short = _oom(failure)
+    oom, req, free, short = oom_sizes(failure)
     f, pre = plan.f, plan.pre
     fixes: list[Fix] = []
     cause = "out of memory while capturing CUDA graphs: the slack left after the KV pool was too small"
@@ -362,7 +317,7 @@ def _graph_batch_fix(a, bs, pools, req, short, k: int) -> Fix:
 
 def _first_request_failure(failure, a, ctx, plan: BudgetReplan):
     """Out of memory after start-up: (cause, short, fixes) — more slack, smaller prefill chunks."""
-    short = _oom(failure)[3]
+    short = oom_sizes(failure)[3]
     f, pre = plan.f, plan.pre
     fixes: list[Fix] = []
     cause = "out of memory after start-up (first requests): activations exceeded the slack"
@@ -375,49 +330,6 @@ def _first_request_failure(failure, a, ctx, plan: BudgetReplan):
                      kv_tokens=a.tokens_printed, fits=True,
                      why="smaller prefill chunks need fewer activation bytes; the KV pool is unchanged"))
     return cause, short, fixes
-
-
-def _free_for_weights(failure) -> int | None:
-    """Free memory before the load, from a torch OOM message: free now + what this process already holds."""
-    free, used = failure.size("free"), failure.size("process_in_use")
-    if free is None or used is None:
-        return None
-    return free.value.bytes + used.value.bytes
-
-
-def _model_weights(ctx, tp: int, quantization: str | None) -> int | None:
-    if ctx.model is None:
-        return None
-    try:
-        from tpkit.models.weights import plan_weights
-        from tpkit.parallel import ParallelSpec
-
-        return plan_weights(ctx.model, ParallelSpec(tp=tp, pp=int(ctx.get("pp", 1) or 1)),
-                            quantization=quantization).bytes_per_rank.bytes
-    except REFUSED:
-        return None
-
-
-def _weights_fixes_from_model(ctx, tp: int, room: int | None, f, a) -> list[Fix]:
-    """The weights never finished loading: re-plan them from the model config (tpkit's weight rules)."""
-    out = []
-    options = [(f"--tp {2 * tp}", 2 * tp, None, "weights shard over twice the GPUs")]
-    if ctx.model is not None and getattr(ctx.model, "quant", None) is None:
-        options.append(("--quantization fp8", tp, "fp8", "fp8 weights take half of 16-bit weights"))
-    for flags, t, q, why in options:
-        w = _model_weights(ctx, t, q)
-        if w is None or room is None:
-            lacks = ("no model config is known (pass --model)" if w is None else
-                     "the log prints no free memory before the load (pass --gpu to plan from the catalog)")
-            out.append(Fix(flags=flags, kv_tokens=None, fits=False, why=why,
-                           note=f"not re-plannable: the load stopped before the weights were measured and {lacks}"))
-            continue
-        frac = f if f is not None else 0.85
-        rest = int(room * frac) - w - mm_bytes(a) - rope_bytes(a)
-        cell = a.cell_bytes * (0.5 if (t != tp and kv_heads_shard(ctx.model, tp)) else 1.0) if a.cell_bytes else None
-        out.append(Fix(flags=flags, kv_tokens=pool_tokens(rest, cell, a.page), fits=rest > 0, why=why,
-                       note=f"weights {bytes_text(w)} per GPU (tpkit's rules, {ctx.model_source}); KV budget {bytes_text(rest)}"))
-    return out
 
 
 def _sg_growth_fixes(a, ctx, plan: BudgetReplan) -> list[Fix]:
