@@ -25,7 +25,11 @@ def diagnose_sglang(parsed, a, ctx) -> Diagnosis:
         return _ok(a, ctx, plan, findings)
     phase = failure.phase
     ev = f"line {failure.line_no}: {failure.evidence[:160]}"
-    if failure.kind == "imbalance" or phase == "imbalance":
+    from tpkit.explain.sgdevice import unplanned_device, unplanned_device_failure
+
+    if (device := unplanned_device(failure)) is not None:
+        cause, short, fixes = unplanned_device_failure(failure, device)
+    elif failure.kind == "imbalance" or phase == "imbalance":
         from tpkit.explain.sgbalance import imbalance
         from tpkit.explain.sghybrid import later_hybrid_finding
 

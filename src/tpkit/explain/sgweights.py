@@ -21,6 +21,10 @@ def weights_failure(failure, a, ctx, plan: BudgetReplan, parsed=None):
     cause = "out of memory while loading the weights"
     if oom and req and free:
         cause += f": asked for {req.text} with {free.text} free"
+    from tpkit.explain.sgdevice import who_holds_the_card
+
+    if held := who_holds_the_card(failure):
+        cause += "; " + held
     room = pre if pre is not None else _free_for_weights(failure)
     if room is not None and pre is not None and free is not None:
         cause += f"; {bytes_text(pre - free.value.bytes)} of weights were loaded out of {bytes_text(pre)} free before the load"

@@ -1,0 +1,41 @@
+"""Helper cr33a (2026-12-07, issue 12): SGLang crash logs without a fitting fix — hardware tpkit does not plan, and
+whose memory fills the card, from the OOM message's own figures (explain.sgdevice; docs/accuracy.md §7.3)."""
+
+from explain_testlib import log_bytes
+
+from tpkit.explain import explain_log
+
+_NPU = """[2026-03-03 14:53:14] Load weight end. elapsed=20.1 s, type=Qwen3ForCausalLM
+  File "/usr/local/lib/python3.11/site-packages/sglang/srt/hardware_backend/npu/memory_pool_npu.py", line 57, in _create_buffers
+    self.kv_buffer = torch.zeros(
+RuntimeError: NPU out of memory. Tried to allocate {req} GiB (NPU 0; 60.96 GiB total capacity; 25.03 GiB already allocated; 25.03 GiB current active; 35.47 GiB free; 25.08 GiB reserved in total by PyTorch)
+"""
+
+_CUDA = """[2026-04-16 01:02:09 TP0] Load weight begin. avail mem=47.20 GB
+[2026-04-16 01:02:09 TP0] torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 24.00 MiB. GPU 0 has a total capacity of 47.37 GiB of which 4.31 MiB is free. {others}Including non-PyTorch memory, this process has {mine} GiB memory in use. Of the allocated memory 45.63 GiB is allocated by PyTorch, and 1.10 GiB is reserved by PyTorch but unallocated.
+"""
+
+
+def test_an_npu_oom_is_named_as_hardware_tpkit_does_not_plan_and_no_fix_fits():
+    d = explain_log(log_bytes("sg_911")).diagnosis
+    assert "Ascend NPU" in d.cause and "tpkit does not plan this hardware" in d.cause
+    assert "larger than the whole device (98.71 GiB > 60.96 GiB)" in d.cause
+    assert "another process" not in d.cause and not d.fixes
+    # the allocation below the total: the sizes are shown, the too-large words are not, and still no fix
+    d = explain_log(_NPU.format(req="30.00").encode()).diagnosis
+    assert "tpkit does not plan this hardware" in d.cause and "larger than the whole device" not in d.cause
+    assert "asked for 30.00 GiB, 35.47 GiB free of 60.96 GiB" in d.cause and not d.fixes
+
+
+def test_a_cuda_oom_is_still_planned():
+    d = explain_log(_CUDA.format(others="", mine="47.35").encode()).diagnosis
+    assert "tpkit does not plan this hardware" not in d.cause
+
+
+def test_the_oom_figures_say_whose_memory_fills_the_card():
+    d = explain_log(log_bytes("sg_801")).diagnosis
+    assert "this process holds 47.35 GiB of the 47.37 GiB device" in d.cause
+    assert "no other process is in the way" in d.cause and not any(f.fits for f in d.fixes)
+    # the same message with another process's 20 GiB on the card: the figures name it
+    d = explain_log(_CUDA.format(others="Process 4242 has 20.00 GiB memory in use. ", mine="27.35").encode()).diagnosis
+    assert "other processes 20.02 GiB (total − free − this process)" in d.cause, d.cause
