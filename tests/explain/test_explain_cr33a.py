@@ -39,3 +39,29 @@ def test_the_oom_figures_say_whose_memory_fills_the_card():
     # the same message with another process's 20 GiB on the card: the figures name it
     d = explain_log(_CUDA.format(others="Process 4242 has 20.00 GiB memory in use. ", mine="27.35").encode()).diagnosis
     assert "other processes 20.02 GiB (total − free − this process)" in d.cause, d.cause
+
+
+_NOT_ENOUGH = """[2026-08-07 08:48:10 TP0] Load weight end. type=DeepseekV3ForCausalLM
+[2026-08-07 08:48:12 TP0] Scheduler hit an exception: Traceback (most recent call last):
+RuntimeError: Not enough memory. Please try to increase --mem-fraction-static.
+"""
+
+
+def test_not_enough_memory_reads_by_release_on_both_sides_of_0_5_14():
+    from tpkit.explain.sgfloor import FLOOR_CHECK_FROM
+
+    assert FLOOR_CHECK_FROM == (0, 5, 14)
+    after = explain_log(_NOT_ENOUGH.encode(), flags={"engine_version": "0.5.14"}).diagnosis
+    assert "raises 'Not enough memory' only after its weights check passed" in after.cause
+    assert "how much larger the log's numbers do not say" in after.cause and not any(f.fits for f in after.fixes)
+    before = explain_log(_NOT_ENOUGH.encode(), flags={"engine_version": "0.5.13"}).diagnosis
+    assert "before 0.5.14 SGLang's 'Not enough memory' covers both" in before.cause
+    assert not any(f.fits for f in before.fixes)
+    # no release printed: the line formats allow 0.2.15–0.5.8, all before the boundary
+    assert "before 0.5.14" in explain_log(_NOT_ENOUGH.encode()).diagnosis.cause
+    # a range across the boundary (0.5.9's 'Load weight end. elapsed=' format, no release): the generic words
+    across = _NOT_ENOUGH.replace("Load weight end. type=", "Load weight end. elapsed=20.1 s, type=")
+    assert "0.5.14" not in explain_log(across.encode()).diagnosis.cause
+    # the lane's own attempt 2 (0.5.16 named in its lane line): the floor was cleared, the pool still held nothing
+    d = explain_log(log_bytes("sg_481")).diagnosis
+    assert "SGLang 0.5.16 raises 'Not enough memory' only after its weights check passed" in d.cause

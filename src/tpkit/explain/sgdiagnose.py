@@ -132,6 +132,10 @@ def _kv_pool_failure(failure, a, ctx, plan: BudgetReplan, findings: list[str]):
         if floor is not None:
             cause = floor[0]
             fixes.append(floor[1])
+        else:
+            from tpkit.explain.sgfloor import not_enough_memory_words
+
+            cause = not_enough_memory_words(failure, ctx, f) or cause
     planned: list[Fix] = []
     if rest is None:
         from tpkit.explain.planned import catalog_fixes_sglang
