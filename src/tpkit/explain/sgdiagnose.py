@@ -172,7 +172,12 @@ def _weights_floor_fix(failure, f: float | None) -> tuple[str, Fix] | None:
     S = ceil(M × 1000) / 1000 is the engine's suggestion. A paste may wrap or cut the message: S is taken when
     printed, else rebuilt from M the engine's way, and the fix is kept above the fraction that failed (a printed M is
     rounded: M ≥ F always holds, as the error is raised only when F ≤ M). The pool at S is near-empty (pre × (S − M));
-    the note says so. None when neither S nor M is printed, or when S ≥ 1 (the weights alone fill the card)."""
+    the note says so. None when neither S nor M is printed, or when S ≥ 1 (the weights alone fill the card).
+    Helper cr33a (2026-12-07): S is offered, not called a fit.  S clears only this check; the pool is then sized from
+    the budget pre × (S − M) and SGLang raises 'Not enough memory' when it comes to ≤ 0 tokens (``explain.sgfloor``:
+    ``MemoryPoolConfig.__post_init__``, 0.5.13–0.5.23) — under a page of cells, or a configurator's own state pools
+    taken first.  The message prints neither the pre-load memory nor the cell, so the pool at S is not shown to hold a
+    token (docs/accuracy.md §7.3, round cr33a: one public run cleared its printed floor by 0.018 and still failed)."""
     suggested = failure.count("suggested_mem_fraction_static")
     minimum = failure.count("minimum_mem_fraction_static")
     run = failure.count("run_mem_fraction_static")
@@ -189,11 +194,13 @@ def _weights_floor_fix(failure, f: float | None) -> tuple[str, Fix] | None:
     cause = ("the loaded weights leave no KV budget: SGLang's budget is free memory after the load − pre-load memory "
              f"× (1 − mem_fraction_static), ≤ 0 at {now if now is not None else 'the run’s fraction'}; {floor} "
              "(1 − free after the load / pre-load memory)")
-    return cause, Fix(flags=f"--mem-fraction-static {s:.3f}", kv_tokens=None, fits=True,
+    return cause, Fix(flags=f"--mem-fraction-static {s:.3f}", kv_tokens=None, fits=False,
                       why=f"above {floor}, SGLang's own arithmetic: the KV budget pre-load memory × (fraction − "
                           "minimum) turns positive",
-                      note="a near-empty pool at this value; raise it further for the tokens you serve, leaving "
-                           "(1 − fraction) × pre-load memory for activations and CUDA graphs")
+                      note="the engine's floor, not called a fit: the pool sized from pre-load memory × (fraction − "
+                           "minimum) can still hold no token ('Not enough memory'), and the message prints neither "
+                           "the pre-load memory nor the KV cell to show it holds one; raise it further for the tokens "
+                           "you serve, leaving (1 − fraction) × pre-load memory for activations and CUDA graphs")
 
 
 def _pool_error(root: str, plan: BudgetReplan):
