@@ -38,7 +38,9 @@ check and --max-num-seqs at the plan's block count: '--gpu-memory-utilization 0.
 a fitting fix on the log's own GPUs 97 / 102 -> 98 / 102; the four left are NO_NUMBERS (3) and OTHER_TENANT (1).
 Helper cr31 (2026-12-07): 141 memory crash logs, phase 138 / 141, a fitting fix 129 / 141 -> 131 / 141: sg_513 (torch's
 'total capacty' read: --tp 2 with fp8 weights fits the log's two cards) and sg_514 (the other process's 40.19 GiB the
-torch OOM lists: freeing it fits); docs/accuracy.md §7.3 cr31 tables the ten left."""
+torch OOM lists: freeing it fits); docs/accuracy.md §7.3 cr31 tables the ten left. Helper cr33a (2026-12-07): 145 memory
+crash logs, phase 142 / 145, a fitting fix 134 / 145 -> 130 / 145: SGLang's weights-floor fix is offered, not called a
+fit (FLOOR_NOT_SHOWN: sg_480, sg_483, sg_485, sg_486), sg_911 is UNPLANNED_HARDWARE (an Ascend NPU); §7.3 cr33a."""
 PHASE_WORDS = {"weight_load": "weights"}
 PARSER_PHASE_DISAGREES = {
     # the reader's phase differs from the label (tests/logs/test_corpus.py KNOWN says why)

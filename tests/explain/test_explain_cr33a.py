@@ -65,3 +65,19 @@ def test_not_enough_memory_reads_by_release_on_both_sides_of_0_5_14():
     # the lane's own attempt 2 (0.5.16 named in its lane line): the floor was cleared, the pool still held nothing
     d = explain_log(log_bytes("sg_481")).diagnosis
     assert "SGLang 0.5.16 raises 'Not enough memory' only after its weights check passed" in d.cause
+
+
+def test_the_weights_check_pasted_without_its_numbers_names_the_fraction_and_claims_nothing():
+    d = explain_log(log_bytes("sg_482")).diagnosis  # '... If using speculative decoding': S and M elided
+    assert "leave no KV budget at mem_fraction_static 0.8" in d.cause and "which this paste does not keep" in d.cause
+    assert not any(f.fits for f in d.fixes)
+    one_line = (b"ValueError: Loaded weights leave no GPU memory for the KV cache under --mem-fraction-static=0.88. "
+                b"... If using speculative decoding, draft weights are now counted.\n")
+    d = explain_log(one_line).diagnosis
+    assert "at mem_fraction_static 0.88" in d.cause and "draft weights are counted" in d.cause
+    # with the minimum printed the engine's floor is offered, and still not called a fit
+    d = explain_log(b"ValueError: Loaded weights leave no GPU memory for the KV cache under --mem-fraction-static=0.6"
+                    b". Raise --mem-fraction-static above 0.644 (minimum viable = 1 - available/pre = 0.6433).\n"
+                    ).diagnosis
+    floor = [f for f in d.fixes if f.flags == "--mem-fraction-static 0.644"]
+    assert floor and not floor[0].fits and "not called a fit" in floor[0].note

@@ -15,7 +15,7 @@ _UNPLANNED_OOM = re.compile(r"\b(NPU|XPU) out of memory\b")
 """The OOM message of a device tpkit has no catalog entry and no engine rules for.  ``NPU``: torch_npu's
 ``NPU out of memory. Tried to allocate …`` (Huawei Ascend; SGLang's Ascend back end allocates its KV pool in
 ``sglang/srt/hardware_backend/npu/memory_pool_npu.py`` ``_create_buffers``, present in the 0.5.9, 0.5.10, 0.5.16 and
-0.5.23 wheels; sg_911, gpustack#4761).  ``XPU``: torch's Intel GPU allocator (``XPU out of memory``).  tpkit plans
+0.5.23 wheels; gpustack#4761).  ``XPU``: torch's Intel GPU allocator (``XPU out of memory``).  tpkit plans
 NVIDIA CUDA and AMD ROCm GPUs only (``tpkit.gpus`` catalog; ``HIP out of memory`` is ROCm and stays planned)."""
 
 _DEVICE_WORDS = {"NPU": "an Ascend NPU (torch_npu's 'NPU out of memory')",

@@ -133,9 +133,9 @@ def _kv_pool_failure(failure, a, ctx, plan: BudgetReplan, findings: list[str]):
             cause = floor[0]
             fixes.append(floor[1])
         else:
-            from tpkit.explain.sgfloor import not_enough_memory_words
+            from tpkit.explain.sgfloor import floor_error_words, not_enough_memory_words
 
-            cause = not_enough_memory_words(failure, ctx, f) or cause
+            cause = not_enough_memory_words(failure, ctx, f) or floor_error_words(failure, f) or cause
     planned: list[Fix] = []
     if rest is None:
         from tpkit.explain.planned import catalog_fixes_sglang

@@ -15,7 +15,7 @@ from it."""
 
 from __future__ import annotations
 
-__all__ = ["FLOOR_CHECK_FROM", "not_enough_memory_words"]
+__all__ = ["FLOOR_CHECK_FROM", "not_enough_memory_words", "floor_error_words"]
 
 FLOOR_CHECK_FROM = (0, 5, 14)
 """the first SGLang release whose weights check ('Loaded weights leave no GPU memory') runs before the pool sizing"""
@@ -43,3 +43,23 @@ def not_enough_memory_words(failure, ctx, fraction: float | None) -> str | None:
     return (f"the KV pool held no token{at}: before 0.5.14 SGLang's 'Not enough memory' covers both a budget ≤ 0 after "
             f"the weights and a pool sized to ≤ 0 tokens (SGLang {ctx.rules_version}); the log's numbers do not say "
             "which, nor how much larger a --mem-fraction-static would do")
+
+
+def floor_error_words(failure, fraction: float | None) -> str | None:
+    """The cause for SGLang's weights check ('Loaded weights leave no GPU memory for the KV cache under
+    --mem-fraction-static=F') pasted without its 'Raise … above S (minimum viable = M)' part (elided or cut): the
+    budget free after the load − pre-load memory × (1 − F) was ≤ 0, so the fraction that clears it is above
+    1 − free after the load / pre-load memory, a number the paste does not keep.  None for another failure (the
+    printed S or M is read by ``sgdiagnose._weights_floor_fix``)."""
+    text = f"{failure.evidence} {failure.detail or ''}"
+    if "leave no GPU memory for the KV cache" not in text:
+        return None
+    run = failure.count("run_mem_fraction_static")
+    f = float(run.value) if run is not None else fraction
+    at = f"{f:g}" if f else "the run's fraction"
+    draft = (" (the message adds that draft weights are counted: a speculative draft model's weights are part of "
+             "what was loaded)") if "draft weights" in text else ""
+    return (f"the loaded weights leave no KV budget at mem_fraction_static {at}: SGLang's weights check (0.5.14+) found "
+            f"free memory after the load − pre-load memory × (1 − {at}) ≤ 0{draft}; the fraction that clears it is "
+            "above 1 − free after the load / pre-load memory (the message's 'minimum viable'), which this paste "
+            "does not keep, and clearing it does not yet show the pool holds a token")
