@@ -10,8 +10,7 @@ from dataclasses import replace
 from tpkit.explain.diagnose import (MARGIN, MAX_FRACTION, Diagnosis, Fix, fp8_could_halve_weights, bytes_text,
                                    kv_heads_shard, capture_error_not_memory, pool_error_not_memory,
                                    custom_allreduce_fix, failure_texts)
-from tpkit.explain.refusals import REFUSED
-from tpkit.explain.sgbudget import BudgetReplan, mm_bytes, pool_tokens, rope_bytes
+from tpkit.explain.sgbudget import BudgetReplan
 from tpkit.units import Bytes, GiB
 
 __all__ = ["diagnose_sglang"]
@@ -26,7 +25,11 @@ def diagnose_sglang(parsed, a, ctx) -> Diagnosis:
         return _ok(a, ctx, plan, findings)
     phase = failure.phase
     ev = f"line {failure.line_no}: {failure.evidence[:160]}"
-    if failure.kind == "imbalance" or phase == "imbalance":
+    from tpkit.explain.sgdevice import unplanned_device, unplanned_device_failure
+
+    if (device := unplanned_device(failure)) is not None:
+        cause, short, fixes = unplanned_device_failure(failure, device)
+    elif failure.kind == "imbalance" or phase == "imbalance":
         from tpkit.explain.sgbalance import imbalance
         from tpkit.explain.sghybrid import later_hybrid_finding
 
@@ -43,7 +46,9 @@ def diagnose_sglang(parsed, a, ctx) -> Diagnosis:
     elif phase == "kv_pool" or failure.kind in ("no_kv_memory", "kv_budget_non_positive"):
         cause, short, fixes = _kv_pool_failure(failure, a, ctx, plan, findings)
     elif phase == "weights":
-        cause, short, fixes = _weights_failure(failure, a, ctx, plan)
+        from tpkit.explain.sgweights import weights_failure
+
+        cause, short, fixes = weights_failure(failure, a, ctx, plan, parsed)
     elif phase == "cuda_graph" and (root := capture_error_not_memory(parsed)) is not None:
         cause, short, fixes = _graph_error(root, a, failure_texts(parsed))
     elif phase == "cuda_graph":
@@ -55,7 +60,7 @@ def diagnose_sglang(parsed, a, ctx) -> Diagnosis:
         cause, short, fixes = _first_request_failure(failure, a, ctx, plan)
     else:
         cause, short, fixes = f"{failure.kind.replace('_', ' ')}: {failure.detail or failure.evidence[:160]}", \
-            _oom(failure)[3], []
+            oom_sizes(failure)[3], []
     return Diagnosis(status="failed", phase=phase, cause=cause, short_by=short, evidence=ev, fixes=tuple(fixes),
                      findings=tuple(findings))
 
@@ -95,7 +100,7 @@ def _ok(a, ctx, plan: BudgetReplan, findings: list[str]) -> Diagnosis:
                      fixes=_sg_growth_fixes(a, ctx, plan) if short_pool else ())
 
 
-def _oom(failure):
+def oom_sizes(failure):
     """(a CUDA OOM?, the size it asked for, the size free, asked − free when both are printed)."""
     oom = failure.kind == "cuda_oom"
     req, free = failure.size("requested"), failure.size("free")
@@ -105,7 +110,7 @@ def _oom(failure):
 def _kv_pool_failure(failure, a, ctx, plan: BudgetReplan, findings: list[str]):
     """The KV pool could not be sized or allocated: (cause, short, fixes); tpkit's catalog plan where the anchors
     give no budget (its finding added to ``findings``)."""
-    oom, req, free, short = _oom(failure)
+    oom, req, free, short = oom_sizes(failure)
     f, pre = plan.f, plan.pre
     fixes: list[Fix] = []
     rest, _ = plan.budget()
@@ -127,6 +132,10 @@ def _kv_pool_failure(failure, a, ctx, plan: BudgetReplan, findings: list[str]):
         if floor is not None:
             cause = floor[0]
             fixes.append(floor[1])
+        else:
+            from tpkit.explain.sgfloor import floor_error_words, not_enough_memory_words
+
+            cause = not_enough_memory_words(failure, ctx, f) or floor_error_words(failure, f) or cause
     planned: list[Fix] = []
     if rest is None:
         from tpkit.explain.planned import catalog_fixes_sglang
@@ -163,7 +172,12 @@ def _weights_floor_fix(failure, f: float | None) -> tuple[str, Fix] | None:
     S = ceil(M × 1000) / 1000 is the engine's suggestion. A paste may wrap or cut the message: S is taken when
     printed, else rebuilt from M the engine's way, and the fix is kept above the fraction that failed (a printed M is
     rounded: M ≥ F always holds, as the error is raised only when F ≤ M). The pool at S is near-empty (pre × (S − M));
-    the note says so. None when neither S nor M is printed, or when S ≥ 1 (the weights alone fill the card)."""
+    the note says so. None when neither S nor M is printed, or when S ≥ 1 (the weights alone fill the card).
+    Helper cr33a (2026-12-07): S is offered, not called a fit.  S clears only this check; the pool is then sized from
+    the budget pre × (S − M) and SGLang raises 'Not enough memory' when it comes to ≤ 0 tokens (``explain.sgfloor``:
+    ``MemoryPoolConfig.__post_init__``, 0.5.13–0.5.23) — under a page of cells, or a configurator's own state pools
+    taken first.  The message prints neither the pre-load memory nor the cell, so the pool at S is not shown to hold a
+    token (docs/accuracy.md §7.3, round cr33a: one public run cleared its printed floor by 0.018 and still failed)."""
     suggested = failure.count("suggested_mem_fraction_static")
     minimum = failure.count("minimum_mem_fraction_static")
     run = failure.count("run_mem_fraction_static")
@@ -180,11 +194,13 @@ def _weights_floor_fix(failure, f: float | None) -> tuple[str, Fix] | None:
     cause = ("the loaded weights leave no KV budget: SGLang's budget is free memory after the load − pre-load memory "
              f"× (1 − mem_fraction_static), ≤ 0 at {now if now is not None else 'the run’s fraction'}; {floor} "
              "(1 − free after the load / pre-load memory)")
-    return cause, Fix(flags=f"--mem-fraction-static {s:.3f}", kv_tokens=None, fits=True,
+    return cause, Fix(flags=f"--mem-fraction-static {s:.3f}", kv_tokens=None, fits=False,
                       why=f"above {floor}, SGLang's own arithmetic: the KV budget pre-load memory × (fraction − "
                           "minimum) turns positive",
-                      note="a near-empty pool at this value; raise it further for the tokens you serve, leaving "
-                           "(1 − fraction) × pre-load memory for activations and CUDA graphs")
+                      note="the engine's floor, not called a fit: the pool sized from pre-load memory × (fraction − "
+                           "minimum) can still hold no token ('Not enough memory'), and the message prints neither "
+                           "the pre-load memory nor the KV cell to show it holds one; raise it further for the tokens "
+                           "you serve, leaving (1 − fraction) × pre-load memory for activations and CUDA graphs")
 
 
 def _pool_error(root: str, plan: BudgetReplan):
@@ -216,52 +232,6 @@ def _pool_oom_fraction(failure, plan: BudgetReplan, short: Bytes) -> list[Fix]:
                 "pre-load memory not printed: taken as 90 % of the printed total")]
 
 
-def _weights_failure(failure, a, ctx, plan: BudgetReplan):
-    """Out of memory loading the weights: (cause, short, fixes) — twice the TP size, or re-planned from the model
-    config when the load never finished."""
-    oom, req, free, short = _oom(failure)
-    tp = int(ctx.get("tp", 1) or 1)
-    pre = plan.pre
-    cause = "out of memory while loading the weights"
-    if oom and req and free:
-        cause += f": asked for {req.text} with {free.text} free"
-    room = pre if pre is not None else _free_for_weights(failure)
-    if room is not None and pre is not None and free is not None:
-        cause += f"; {bytes_text(pre - free.value.bytes)} of weights were loaded out of {bytes_text(pre)} free before the load"
-    if plan.w is not None:
-        from tpkit.explain.sgreplan import relayout
-
-        return cause, short, [plan.fix(f"--tp {2 * tp}", "weights shard over twice the GPUs",
-                                       cell_scale=0.5 if kv_heads_shard(ctx.model, tp) else 1.0,
-                                       **relayout(ctx, a, tp=2 * tp))]
-    fixes = _weights_fixes_from_model(ctx, tp, room, plan.f, a)
-    if not any(fx.fits for fx in fixes):
-        cause, fixes = _weights_from_catalog(ctx, cause, fixes, failure.size("other_processes"))
-    return cause, short, fixes
-
-
-def _weights_from_catalog(ctx, cause: str, fixes: list[Fix], held=None) -> tuple[str, list[Fix]]:
-    """A weight-load OOM that prints no weight size (nothing re-planned from the log fits): the fixes planned from
-    the catalog as ``tpkit plan --from-log`` and the pool-OOM path plan them (``explain.planned.catalog_fixes_sglang``,
-    the same planner, release and fit rule; helper wo22), each marked as planned from the catalog with its band.
-    No ``--mem-fraction-static`` fix is planned: SGLang loads the weights before it sizes anything by the fraction
-    (``ModelRunner.load_model`` precedes ``init_memory_pool``, sglang 0.1–0.5.23), so the fraction does not change
-    what the load needs.  Without the model config or the GPU, the cause says which to pass.  ``held``: another
-    process's memory the torch OOM lists (helper cr31: the freed card is planned, ``explain.planned._freed_card``)."""
-    from tpkit.explain.planned import catalog_fixes_sglang
-
-    if ctx.model is None or ctx.gpu is None:
-        missing = [what for what, known in (("the model config (--model: an HF id or its config.json)",
-                                             ctx.model is not None), ("the GPU (--gpu)", ctx.gpu is not None))
-                   if not known]
-        return (cause + "; the log prints no weight size, so no fix is re-planned from it; give "
-                + " and ".join(missing) + " to plan the fixes from the catalog"), fixes
-    found, finding = catalog_fixes_sglang(ctx, fractions=(), held=held)
-    if not found:
-        return cause, fixes
-    return cause + "; " + finding, [Fix(**kw) for kw in found]
-
-
 def _graph_error(root: str, a, texts: str = ""):
     """The capture failed on a CUDA error that is not a lack of memory (``diagnose.capture_error_not_memory``):
     (cause, short, fixes) — skipping the capture avoids it, and so does turning off the custom all-reduce where its
@@ -278,7 +248,7 @@ def _graph_error(root: str, a, texts: str = ""):
 def _graph_failure(failure, a, ctx, plan: BudgetReplan):
     """Out of memory capturing the CUDA graphs: (cause, short, fixes) — more slack, a smaller captured batch, the
     custom all-reduce buffers off."""
-    oom, req, free, short = _oom(failure)
+    oom, req, free, short = oom_sizes(failure)
     f, pre = plan.f, plan.pre
     fixes: list[Fix] = []
     cause = "out of memory while capturing CUDA graphs: the slack left after the KV pool was too small"
@@ -362,7 +332,7 @@ def _graph_batch_fix(a, bs, pools, req, short, k: int) -> Fix:
 
 def _first_request_failure(failure, a, ctx, plan: BudgetReplan):
     """Out of memory after start-up: (cause, short, fixes) — more slack, smaller prefill chunks."""
-    short = _oom(failure)[3]
+    short = oom_sizes(failure)[3]
     f, pre = plan.f, plan.pre
     fixes: list[Fix] = []
     cause = "out of memory after start-up (first requests): activations exceeded the slack"
@@ -375,49 +345,6 @@ def _first_request_failure(failure, a, ctx, plan: BudgetReplan):
                      kv_tokens=a.tokens_printed, fits=True,
                      why="smaller prefill chunks need fewer activation bytes; the KV pool is unchanged"))
     return cause, short, fixes
-
-
-def _free_for_weights(failure) -> int | None:
-    """Free memory before the load, from a torch OOM message: free now + what this process already holds."""
-    free, used = failure.size("free"), failure.size("process_in_use")
-    if free is None or used is None:
-        return None
-    return free.value.bytes + used.value.bytes
-
-
-def _model_weights(ctx, tp: int, quantization: str | None) -> int | None:
-    if ctx.model is None:
-        return None
-    try:
-        from tpkit.models.weights import plan_weights
-        from tpkit.parallel import ParallelSpec
-
-        return plan_weights(ctx.model, ParallelSpec(tp=tp, pp=int(ctx.get("pp", 1) or 1)),
-                            quantization=quantization).bytes_per_rank.bytes
-    except REFUSED:
-        return None
-
-
-def _weights_fixes_from_model(ctx, tp: int, room: int | None, f, a) -> list[Fix]:
-    """The weights never finished loading: re-plan them from the model config (tpkit's weight rules)."""
-    out = []
-    options = [(f"--tp {2 * tp}", 2 * tp, None, "weights shard over twice the GPUs")]
-    if ctx.model is not None and getattr(ctx.model, "quant", None) is None:
-        options.append(("--quantization fp8", tp, "fp8", "fp8 weights take half of 16-bit weights"))
-    for flags, t, q, why in options:
-        w = _model_weights(ctx, t, q)
-        if w is None or room is None:
-            lacks = ("no model config is known (pass --model)" if w is None else
-                     "the log prints no free memory before the load (pass --gpu to plan from the catalog)")
-            out.append(Fix(flags=flags, kv_tokens=None, fits=False, why=why,
-                           note=f"not re-plannable: the load stopped before the weights were measured and {lacks}"))
-            continue
-        frac = f if f is not None else 0.85
-        rest = int(room * frac) - w - mm_bytes(a) - rope_bytes(a)
-        cell = a.cell_bytes * (0.5 if (t != tp and kv_heads_shard(ctx.model, tp)) else 1.0) if a.cell_bytes else None
-        out.append(Fix(flags=flags, kv_tokens=pool_tokens(rest, cell, a.page), fits=rest > 0, why=why,
-                       note=f"weights {bytes_text(w)} per GPU (tpkit's rules, {ctx.model_source}); KV budget {bytes_text(rest)}"))
-    return out
 
 
 def _sg_growth_fixes(a, ctx, plan: BudgetReplan) -> list[Fix]:

@@ -18,7 +18,7 @@ NO_TEXT_KINDS = ("exception", "engine_start_failed")
 detail 'traceback cut before its exception line'; the engines' start-failure headers are ``engine_start_failed``)"""
 
 UNNAMED_PHASES = {"sglang": ("weights", "first_request", "cuda_graph"), "vllm": ("weights", "kv_pool", "cuda_graph")}
-"""by engine, the phases whose diagnoses read any failure as out of memory (``sgdiagnose._weights_failure`` /
+"""by engine, the phases whose diagnoses read any failure as out of memory (``sgweights.weights_failure`` /
 ``_first_request_failure``, ``voom.weights_failure`` and vLLM's KV-pool step, whose diagnosis otherwise says "no
 memory left for the KV cache" from the phase alone: round ex30's logs, docs/accuracy.md §7.3); vLLM's first-request
 diagnosis asks for a ``cuda_oom`` already; SGLang's KV pool keeps its own rules.  The capture (round ex32): a

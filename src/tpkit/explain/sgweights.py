@@ -1,0 +1,105 @@
+"""SGLang diagnosis of an out-of-memory while loading the weights: the fixes re-planned from the log's load anchors,
+from the model config, or planned from the catalog where the load stopped before the weights were measured; split from
+``explain.sgdiagnose`` (helper cr33a, 2026-12-07) along the phase boundary."""
+
+from __future__ import annotations
+
+from tpkit.explain.diagnose import Fix, bytes_text, kv_heads_shard
+from tpkit.explain.refusals import REFUSED
+from tpkit.explain.sgbudget import BudgetReplan, mm_bytes, pool_tokens, rope_bytes
+from tpkit.explain.sgdiagnose import oom_sizes
+
+__all__ = ["weights_failure"]
+
+
+def weights_failure(failure, a, ctx, plan: BudgetReplan, parsed=None):
+    """Out of memory loading the weights: (cause, short, fixes) — twice the TP size, or re-planned from the model
+    config when the load never finished."""
+    oom, req, free, short = oom_sizes(failure)
+    tp = int(ctx.get("tp", 1) or 1)
+    pre = plan.pre
+    cause = "out of memory while loading the weights"
+    if oom and req and free:
+        cause += f": asked for {req.text} with {free.text} free"
+    from tpkit.explain.sgdevice import who_holds_the_card
+
+    if held := who_holds_the_card(failure):
+        cause += "; " + held
+    room = pre if pre is not None else _free_for_weights(failure)
+    if room is not None and pre is not None and free is not None:
+        cause += f"; {bytes_text(pre - free.value.bytes)} of weights were loaded out of {bytes_text(pre)} free before the load"
+    if plan.w is not None:
+        from tpkit.explain.sgreplan import relayout
+
+        return cause, short, [plan.fix(f"--tp {2 * tp}", "weights shard over twice the GPUs",
+                                       cell_scale=0.5 if kv_heads_shard(ctx.model, tp) else 1.0,
+                                       **relayout(ctx, a, tp=2 * tp))]
+    fixes = _weights_fixes_from_model(ctx, tp, room, plan.f, a)
+    if not any(fx.fits for fx in fixes):
+        cause, fixes = _weights_from_catalog(ctx, cause, fixes, failure.size("other_processes"))
+    return cause, short, fixes
+
+
+def _weights_from_catalog(ctx, cause: str, fixes: list[Fix], held=None) -> tuple[str, list[Fix]]:
+    """A weight-load OOM that prints no weight size (nothing re-planned from the log fits): the fixes planned from
+    the catalog as ``tpkit plan --from-log`` and the pool-OOM path plan them (``explain.planned.catalog_fixes_sglang``,
+    the same planner, release and fit rule; helper wo22), each marked as planned from the catalog with its band.
+    No ``--mem-fraction-static`` fix is planned: SGLang loads the weights before it sizes anything by the fraction
+    (``ModelRunner.load_model`` precedes ``init_memory_pool``, sglang 0.1–0.5.23), so the fraction does not change
+    what the load needs.  Without the model config or the GPU, the cause says which to pass.  ``held``: another
+    process's memory the torch OOM lists (helper cr31: the freed card is planned, ``explain.planned._freed_card``)."""
+    from tpkit.explain.planned import catalog_fixes_sglang
+
+    if ctx.model is None or ctx.gpu is None:
+        missing = [what for what, known in (("the model config (--model: an HF id or its config.json)",
+                                             ctx.model is not None), ("the GPU (--gpu)", ctx.gpu is not None))
+                   if not known]
+        return (cause + "; the log prints no weight size, so no fix is re-planned from it; give "
+                + " and ".join(missing) + " to plan the fixes from the catalog"), fixes
+    found, finding = catalog_fixes_sglang(ctx, fractions=(), held=held)
+    if not found:
+        return cause, fixes
+    return cause + "; " + finding, [Fix(**kw) for kw in found]
+
+
+def _free_for_weights(failure) -> int | None:
+    """Free memory before the load, from a torch OOM message: free now + what this process already holds."""
+    free, used = failure.size("free"), failure.size("process_in_use")
+    if free is None or used is None:
+        return None
+    return free.value.bytes + used.value.bytes
+
+
+def _model_weights(ctx, tp: int, quantization: str | None) -> int | None:
+    if ctx.model is None:
+        return None
+    try:
+        from tpkit.models.weights import plan_weights
+        from tpkit.parallel import ParallelSpec
+
+        return plan_weights(ctx.model, ParallelSpec(tp=tp, pp=int(ctx.get("pp", 1) or 1)),
+                            quantization=quantization).bytes_per_rank.bytes
+    except REFUSED:
+        return None
+
+
+def _weights_fixes_from_model(ctx, tp: int, room: int | None, f, a) -> list[Fix]:
+    """The weights never finished loading: re-plan them from the model config (tpkit's weight rules)."""
+    out = []
+    options = [(f"--tp {2 * tp}", 2 * tp, None, "weights shard over twice the GPUs")]
+    if ctx.model is not None and getattr(ctx.model, "quant", None) is None:
+        options.append(("--quantization fp8", tp, "fp8", "fp8 weights take half of 16-bit weights"))
+    for flags, t, q, why in options:
+        w = _model_weights(ctx, t, q)
+        if w is None or room is None:
+            lacks = ("no model config is known (pass --model)" if w is None else
+                     "the log prints no free memory before the load (pass --gpu to plan from the catalog)")
+            out.append(Fix(flags=flags, kv_tokens=None, fits=False, why=why,
+                           note=f"not re-plannable: the load stopped before the weights were measured and {lacks}"))
+            continue
+        frac = f if f is not None else 0.85
+        rest = int(room * frac) - w - mm_bytes(a) - rope_bytes(a)
+        cell = a.cell_bytes * (0.5 if (t != tp and kv_heads_shard(ctx.model, tp)) else 1.0) if a.cell_bytes else None
+        out.append(Fix(flags=flags, kv_tokens=pool_tokens(rest, cell, a.page), fits=rest > 0, why=why,
+                       note=f"weights {bytes_text(w)} per GPU (tpkit's rules, {ctx.model_source}); KV budget {bytes_text(rest)}"))
+    return out
