@@ -231,7 +231,7 @@ def _load_rows(parsed: ParsedLog, view: RankView, ctx: Context, rows: list[Row],
         ("DeepGEMM's cuBLASLt workspace (after the pre sample)", "DeepGEMM's workspace",
          deepgemm_workspace_for(ctx, tp, pp))) if found[0] is not None]
     stream = taken[0][2][0] if taken and taken[0][1] == "the stream pool" else None
-    kernels = _sum_ivs([found[0] for _, short, found in taken if short != "the stream pool"])  # pre_load_kernels
+    kernels = next((found[0] for _, short, found in taken if short == "the first kernels"), None)
     after_sample = _sum_ivs([found[0] for _, _, found in taken])
     pre, n_pre = _pre_rows(parsed, view, rows, total, init_iv, after_sample)
     gap = _rocm_gap(parsed, ctx)  # ROCm: a bound, not a term (explain.sgrocm); after _pre_rows: its context row
