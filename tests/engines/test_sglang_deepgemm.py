@@ -61,10 +61,14 @@ def test_explain_charges_the_workspace_from_0_5_15_at_tp_2():
     assert abs(shift - 0.15 * 32 * 2**20) <= 1
 
 
-def test_explain_no_workspace_on_sm120_or_sm89():
-    item = "DeepGEMM's cuBLASLt workspace (after the pre sample)"
-    for gpu in ("RTX-PRO-6000", "RTX-4090"):
-        assert not any(r.item == item for r in _explained("0.5.18", gpu).anchored.rows)
+def test_no_workspace_on_sm120_or_sm89():
+    from tpkit.explain.context import Context
+    from tpkit.explain.sglang import deepgemm_workspace_for
+
+    for gpu in ("RTX-PRO-6000", "RTX-5090", "RTX-4090", "L40S"):
+        ctx = Context(engine="sglang", version="0.5.18", values={}, sources={}, model=None, model_source="",
+                      gpu=lookup_gpu(gpu), gpu_source="", contradictions=(), notes=())
+        assert deepgemm_workspace_for(ctx, 1, 1) == (None, ""), gpu
 
 
 def test_versions_straddling_0_5_15_or_an_unknown_card_give_zero_to_the_workspace():
