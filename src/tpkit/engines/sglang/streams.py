@@ -32,7 +32,8 @@ Evidence in the logs (four tp-1 start-ups of 0.5.10–0.5.20 whose printed pool 
 taken between the pre sample and 'Load weight begin' lies in 34–176 MiB (sg_043, B200, 0.5.10 rules),
 46–117 MiB (sg_062, H100, 0.5.20), 89–124 MiB (gs_004, H100, 0.5.18) and 44–169 MiB (gs_005, H100, 0.5.19), with the
 2 MiB RoPE pre-expansion charged after the weights: the 70 MiB pool is the part read in the source; the
-gs_004 interval leaves 19–54 MiB more that no line of the source read here allocates.
+gs_004 interval leaves 19–54 MiB more, which DeepGEMM's 32 MiB cuBLASLt workspace fills (0.5.15+ on compute
+capability 9.0+ but 12.0, every world size: ``engines.sglang.deepgemm``, helper cap33).
 
 What sets the pool's size (torch's source, helper cap31b): ``c10/cuda/CUDAStream.cpp`` ``getStreamFromPool`` runs
 ``initDeviceStreamState`` once per device, which creates ``kStreamsPerPool`` (32) streams for each of
@@ -41,8 +42,9 @@ What sets the pool's size (torch's source, helper cap31b): ``c10/cuda/CUDAStream
 ROCm build creates only the stream asked for (Note [HIP Lazy Streams]).  So the term is that stream count times the
 device memory the closed driver takes per stream: no source sizes the second factor, only a measurement on the card
 (``bench/stream_pool_anatomy.py`` splits the two).  The logs place it at 11–32 MiB on an RTX 4090 (torch 2.13, CUDA
-13: sg_741, sg_762–sg_764) and 89–127 MiB on sg_253's H100 (torch 2.13), against the 70 MiB measured on H100 / H200
-(torch 2.11): not charged per card without a measurement of that card.
+13: sg_741, sg_762–sg_764) and 89–127 MiB on sg_253's H100 (torch 2.13: the pool and DeepGEMM's 32 MiB workspace,
+``engines.sglang.deepgemm``), against the 70 MiB measured on H100 / H200 (torch 2.11): not charged per card without a
+measurement of that card.
 
 The other memory taken between the same two samples, in 0.4.6.post5–0.4.9.x at world size 1: the expert-location
 metadata's first kernels (``metadata_kernels``, helper cap26).
