@@ -22,7 +22,10 @@ Read in the release wheels (``pip download --no-deps sglang==X``; helper cap33, 
   ``LazyInit<DeviceRuntime>`` (``csrc/jit/device_runtime.hpp``, deepseek-ai/DeepGEMM and the sgl-project fork): the
   first access constructs ``DeviceRuntime``, whose constructor creates a cuBLASLt handle (``cublasLtCreate``) and a
   ``kCublasLtWorkspaceSize`` = 32 MiB workspace on the current CUDA device (``torch::empty`` of 32 MiB bytes, which
-  torch's caching allocator serves from a 32 MiB segment; ``cudaMalloc`` in the fork), held for the process's life.
+  torch's caching allocator serves from a 32 MiB segment), held for the process's life; upstream's two switches,
+  ``DG_USE_PYTORCH_CUBLASLT_HANDLE`` and ``DG_USE_TEMP_CUBLASLT_WORKSPACE``, are off by default.  The sgl-deep-gemm
+  0.1.4 / 0.1.5.post3 / 0.2.3.post2 ``_C.so`` carry both switch names and link ``torch::empty`` (read with
+  ``strings`` / ``nm``): the same constructor.
 
 So from 0.5.15, on a CUDA GPU of compute capability ≥ 9.0 other than 12.0, at every world size (nothing touches
 DeepGEMM inside ``init_torch_distributed``), 32 MiB leave the free memory after the pre sample and before 'Load weight
