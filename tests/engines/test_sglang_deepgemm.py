@@ -1,4 +1,4 @@
-"""DeepGEMM's cuBLASLt workspace after SGLang's pre sample (engines.sglang.deepgemm; helper cap33, docs/accuracy.md §7).
+"""DeepGEMM's cuBLASLt workspace after SGLang's pre sample (engines.sglang.streams.deepgemm_workspace; helper cap33, docs/accuracy.md §7).
 
 0.5.13 / 0.5.14 call ``deep_gemm.set_pdl`` only when their pinned sgl-deep-gemm (0.1.2 / 0.1.3) binds it, which it
 does not; 0.5.15 pins 0.1.4, which does: the boundary is tested on both sides, and the GPU condition
@@ -6,14 +6,14 @@ does not; 0.5.15 pins 0.1.4, which does: the boundary is tested on both sides, a
 
 from __future__ import annotations
 
-from tpkit.engines.sglang.deepgemm import FIRST_RELEASE, WORKSPACE_BYTES, deepgemm_workspace, takes_deepgemm
+from tpkit.engines.sglang.streams import DEEPGEMM_FIRST, WORKSPACE_BYTES, deepgemm_workspace, takes_deepgemm
 from tpkit.explain import explain_log
 from tpkit.hardware.catalog import lookup_gpu
 from tpkit.units import Bytes, MiB
 
 
 def test_workspace_is_deepgemms_32_mib_constant():
-    assert WORKSPACE_BYTES == MiB(32) and FIRST_RELEASE == "0.5.15"
+    assert WORKSPACE_BYTES == MiB(32) and DEEPGEMM_FIRST == "0.5.15"
 
 
 def test_release_boundary_both_sides():

@@ -444,7 +444,7 @@ DEEPGEMM_HITS = {"sg_253", "sg_781", "sg_783", "sg_784", "sg_852", "sg_856", "sg
 """helper cap33 (2026-12-07, session 33, docs/accuracy.md §7 cap33): hits, out of KNOWN_MISSES.  From 0.5.15 (its pinned
 sgl-deep-gemm 0.1.4 is the first that binds ``set_pdl``, which 0.5.13+ calls after the pre sample) on a CUDA GPU of
 compute capability 9.0+ other than 12.0, DeepGEMM's lazily built DeviceRuntime takes a 32 MiB cuBLASLt workspace
-between SGLang's pre sample and 'Load weight begin' at every world size (``engines.sglang.deepgemm``): the B200 0.5.15
+between SGLang's pre sample and 'Load weight begin' at every world size (``engines.sglang.streams.deepgemm_workspace``): the B200 0.5.15
 logs of matin-gugugu/sglang-dev and sg_253 (H100, 0.5.9-0.5.23 formats, 0 ... 32 MiB).  sg_855 (f 0.95: 1.6 MiB of it)
 stays a miss, as do 0.5.12's sg_891 / sg_896 (no set_pdl call) and 0.5.13.dev's sg_720 (pin 0.1.2)."""
 KNOWN_MISSES -= DEEPGEMM_HITS

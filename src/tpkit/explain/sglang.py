@@ -84,10 +84,13 @@ class SglangAnchored:
     stream_pool: Iv | None = None
     """torch's CUDA stream pool SGLang's forward stream takes between its pre sample and 'Load weight begin'
     (``engines.sglang.streams``; None when the release and layout take none): SGLang's pre_model_load_memory is
-    ``pre + stream_pool`` (+ ``pre_load_kernels``)"""
+    ``pre + stream_pool`` (+ ``pre_load_kernels``, ``pre_load_workspace``)"""
     pre_load_kernels: Iv | None = None
     """SGLang 0.4.6.post5–0.4.9.x at world size 1: the first kernels the expert-location metadata launches between the
     pre sample and 'Load weight begin' (``engines.sglang.streams.metadata_kernels``); None where none"""
+    pre_load_workspace: Iv | None = None
+    """SGLang 0.5.15+ on compute capability 9.0+ but 12.0: DeepGEMM's cuBLASLt workspace, taken between the same two
+    samples (``engines.sglang.streams.deepgemm_workspace``); None where none"""
     mm_reservation: Iv | None = None
     """the multimodal caches SGLang 0.5.18+ reserves out of the KV budget (``explain.sgrelease.mm_reservation_for``);
     None when nothing is reserved"""
@@ -178,6 +181,7 @@ def anchor_sglang(parsed: ParsedLog, view: RankView, ctx: Context) -> SglangAnch
                           state_pool=state.pool if state is not None else None,
                           state_charged=state.charged if state is not None else None, stream_pool=load.stream,
                           pre_load_kernels=load.kernels, mm_reservation=mm,
+                          pre_load_workspace=deepgemm_workspace_for(ctx, tp, pp)[0],
                           pool_load=_pool_load(load), rest_ceiling=top,
                           unprinted_ranks=unprinted_shortfall(*printed_floor(parsed, tokens_printed, page),
                                                                full_share(rest, capped), cell, f.value, tp * pp,
@@ -232,7 +236,7 @@ def _load_rows(parsed: ParsedLog, view: RankView, ctx: Context, rows: list[Row],
          deepgemm_workspace_for(ctx, tp, pp))) if found[0] is not None]
     stream = taken[0][2][0] if taken and taken[0][1] == "the stream pool" else None
     kernels = next((found[0] for _, short, found in taken if short == "the first kernels"), None)
-    after_sample = _sum_ivs([found[0] for _, _, found in taken])
+    after_sample = sum((found[0] for _, _, found in taken[1:]), taken[0][2][0]) if taken else None
     pre, n_pre = _pre_rows(parsed, view, rows, total, init_iv, after_sample)
     gap = _rocm_gap(parsed, ctx)  # ROCm: a bound, not a term (explain.sgrocm); after _pre_rows: its context row
     if gap is not None and pre is not None:  # keeps the printed sample
@@ -269,11 +273,6 @@ def _load_rows(parsed: ParsedLog, view: RankView, ctx: Context, rows: list[Row],
     return _Load(pre=pre, n_pre=n_pre, end=target_last(view, "load_end_avail"), weights=weights,
                  free_after=free_after, n_after=n_after, pre_estimated=pre_estimated, sample=sample, stream=stream,
                  rank0=rank0, draft=draft_end is not None, kernels=kernels)
-
-
-def _sum_ivs(ivs: list[Iv]) -> Iv | None:
-    """the sum of ``ivs``, None when there are none"""
-    return None if not ivs else ivs[0] if len(ivs) == 1 else sum(ivs[1:], ivs[0])
 
 
 def _pre_rows(parsed: ParsedLog, view: RankView, rows: list[Row], total: Bytes | None, init_iv: Iv | None,

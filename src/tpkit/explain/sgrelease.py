@@ -188,11 +188,11 @@ def stream_pool_for(ctx: Context, tp: int, pp: int) -> tuple[Iv | None, str]:
 
 def deepgemm_workspace_for(ctx: Context, tp: int, pp: int) -> tuple[Iv | None, str]:
     """(DeepGEMM's 32 MiB cuBLASLt workspace taken between SGLang's pre sample and 'Load weight begin', why; None when
-    no release or GPU the log allows takes it): ``engines.sglang.deepgemm.deepgemm_workspace`` at both ends of the
+    no release or GPU the log allows takes it): ``engines.sglang.streams.deepgemm_workspace`` at both ends of the
     releases the log allows, as ``stream_pool_for`` (a log whose releases straddle 0.5.15 gets 0 … the workspace);
     a GPU whose compute capability is not known (the card not named) also gets 0 … the workspace.  Every world
     size (``tp``, ``pp`` only name it in the reason)."""
-    from tpkit.engines.sglang.deepgemm import FIRST_RELEASE, WORKSPACE_SOURCE, deepgemm_workspace, takes_deepgemm
+    from tpkit.engines.sglang.streams import DEEPGEMM_FIRST, WORKSPACE_SOURCE, deepgemm_workspace, takes_deepgemm
     from tpkit.engines.sglang.versions import LATEST, newest_by_date, parse_version
 
     vendor = getattr(ctx.gpu, "vendor", None) if ctx.gpu is not None else None
@@ -214,7 +214,7 @@ def deepgemm_workspace_for(ctx: Context, tp: int, pp: int) -> tuple[Iv | None, s
     lo = Bytes(0) if oldest is None or open_card else min(ends)
     span = _release_span(oldest, newest, capped)
     if lo != hi:
-        span += (f": 0 before {FIRST_RELEASE}" if not open_card else ": the GPU's compute capability not known")
+        span += (f": 0 before {DEEPGEMM_FIRST}" if not open_card else ": the GPU's compute capability not known")
         span += ", so 0 … the workspace"
     return Iv(low=lo, high=hi), f"{WORKSPACE_SOURCE}; {span}; world size {tp * pp}"
 
