@@ -4,8 +4,8 @@ The check scores a log a hit when its printed capacity lies in the token range `
 with the capacity lines removed.  That range is the anchors' print rounding carried through the engine's arithmetic,
 plus, where the rebuild needs them, terms no line of the log prints: allowances (the rank spread for unprinted ranks,
 the ROCm bound on what SGLang loses after its pre sample, vLLM's worker spreads) and sourced charges (torch's stream
-pool, the expert-location metadata's first kernels, the RoPE pre-expansion, the multimodal reservation).  For every
-hit this module says which of them the hit needs: each is switched off (``SWITCHES``, one module attribute each,
+pool, the expert-location metadata's first kernels, DeepGEMM's cuBLASLt workspace, the RoPE pre-expansion, the
+multimodal reservation).  For every hit this module says which of them the hit needs: each is switched off (``SWITCHES``, one module attribute each,
 restored after) and the row re-checked; a hit that stays a hit with every switch off rests on the print rounding
 alone (and on the inputs the log leaves open, ``TAGS``, which no switch removes: the default fraction over the
 catalog GPUs that fit, pre estimated from the config, a release range whose ends count differently, a pin's own
@@ -66,6 +66,8 @@ SWITCHES = {
                     "torch stream pool (forward stream, after the pre sample)"),
     "metadata_kernels": ("tpkit.explain.sglang", "metadata_kernels_for", _none_why,
                          "expert-location metadata's first kernels (after the pre sample)"),
+    "deepgemm_workspace": ("tpkit.explain.sglang", "deepgemm_workspace_for", _none_why,
+                           "DeepGEMM's cuBLASLt workspace (after the pre sample)"),
     "rope_reserve": ("tpkit.explain.sglang", "rope_reserve_for", _none, None),
     "mm_reservation": ("tpkit.explain.sglang", "mm_reservation_for", _none_why,
                        "multimodal caches reserved out of the KV budget"),
@@ -76,9 +78,10 @@ SWITCHES = {
 }
 """name → (module, attribute, what replaces it, the ledger row it adds (None: the RoPE row, ``ROPE_ITEM``)): the
 terms no line prints that the rebuild may add.  allowances widen one end (rank_spread, rocm_bound, vllm_*); charges
-move the range (stream_pool, metadata_kernels, rope_reserve, mm_reservation)."""
+move the range (stream_pool, metadata_kernels, deepgemm_workspace, rope_reserve, mm_reservation)."""
 
-KINDS = {"stream_pool": "charge", "metadata_kernels": "charge", "rope_reserve": "charge", "mm_reservation": "charge",
+KINDS = {"stream_pool": "charge", "metadata_kernels": "charge", "deepgemm_workspace": "charge", "rope_reserve": "charge",
+         "mm_reservation": "charge",
          "rank_spread": "spread", "vllm_worker_spread": "spread", "vllm_min_worker": "spread",
          "rocm_bound": "device bound"}
 """what each switch is: a charge sized from a source or a measurement (not printed by the log), a cross-rank spread

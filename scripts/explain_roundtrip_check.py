@@ -51,7 +51,8 @@ LEDGER_SUMS = (
     # starts so; an item not required counts 0 where the ledger has no such row
     ("CUDA context + process", [(+1, "device total", True), (-1, "pre_model_load_memory", True),
                                 (-1, "distributed init", False), (-1, "torch stream pool", False),
-                                (-1, "expert-location metadata's first kernels", False)]),
+                                (-1, "expert-location metadata's first kernels", False),
+                                (-1, "DeepGEMM's cuBLASLt workspace", False)]),
     ("free when the KV budget is sampled", [(+1, "free after weights", True), (-1, "RoPE cache pre-expansion", True)]),
     ("req_to_token + pool metadata", [(+1, "free after weights", True), (-1, "KV pool", True),
                                       (-1, "state pool", False), (-1, "free after the pools", True)]),

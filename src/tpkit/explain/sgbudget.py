@@ -48,6 +48,8 @@ class BudgetReplan:
         # the same two samples: the budget's arithmetic is the stream pool's (engines.sglang.streams)
         kernels = getattr(a, "pre_load_kernels", None)
         self.stream += kernels.mid.bytes if kernels is not None else 0
+        workspace = getattr(a, "pre_load_workspace", None)  # DeepGEMM's, 0.5.15+ (cap33): the same two samples
+        self.stream += workspace.mid.bytes if workspace is not None else 0
         self.mm = mm_bytes(a)
         self.rope = rope_bytes(a)
         # the load usage the budget sees (MIN before − MIN after over the ranks, as the ledger's budget), else the

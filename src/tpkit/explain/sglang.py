@@ -20,7 +20,8 @@ from tpkit.explain.sgbudget import ceiling
 from tpkit.explain.sgpool import (cell_of, full_share, pool_end_rows, pool_row, predict_tokens, printed_pool,
                                   printed_tokens, tokens_row)
 from tpkit.explain.sgrelease import (aiter_factor, car_bytes_for, default_fraction, pre_from_load_usage, rope_reserve_for,
-                                     metadata_kernels_for, mm_reservation_for, runner_factor, stream_pool_for)
+                                     metadata_kernels_for, mm_reservation_for, runner_factor, stream_pool_for,
+                                     deepgemm_workspace_for)
 from tpkit.explain.sgstate import split_rest, state_pool_for, planned_state_rest
 from tpkit.logs import Anchor, ParsedLog, RankView
 from tpkit.records import dataclass
@@ -83,10 +84,13 @@ class SglangAnchored:
     stream_pool: Iv | None = None
     """torch's CUDA stream pool SGLang's forward stream takes between its pre sample and 'Load weight begin'
     (``engines.sglang.streams``; None when the release and layout take none): SGLang's pre_model_load_memory is
-    ``pre + stream_pool`` (+ ``pre_load_kernels``)"""
+    ``pre + stream_pool`` (+ ``pre_load_kernels``, ``pre_load_workspace``)"""
     pre_load_kernels: Iv | None = None
     """SGLang 0.4.6.post5–0.4.9.x at world size 1: the first kernels the expert-location metadata launches between the
     pre sample and 'Load weight begin' (``engines.sglang.streams.metadata_kernels``); None where none"""
+    pre_load_workspace: Iv | None = None
+    """SGLang 0.5.15+ on compute capability 9.0+ but 12.0: DeepGEMM's cuBLASLt workspace, taken between the same two
+    samples (``engines.sglang.streams.deepgemm_workspace``); None where none"""
     mm_reservation: Iv | None = None
     """the multimodal caches SGLang 0.5.18+ reserves out of the KV budget (``explain.sgrelease.mm_reservation_for``);
     None when nothing is reserved"""
@@ -177,6 +181,7 @@ def anchor_sglang(parsed: ParsedLog, view: RankView, ctx: Context) -> SglangAnch
                           state_pool=state.pool if state is not None else None,
                           state_charged=state.charged if state is not None else None, stream_pool=load.stream,
                           pre_load_kernels=load.kernels, mm_reservation=mm,
+                          pre_load_workspace=deepgemm_workspace_for(ctx, tp, pp)[0],
                           pool_load=_pool_load(load), rest_ceiling=top,
                           unprinted_ranks=unprinted_shortfall(*printed_floor(parsed, tokens_printed, page),
                                                                full_share(rest, capped), cell, f.value, tp * pp,
@@ -223,9 +228,15 @@ def _load_rows(parsed: ParsedLog, view: RankView, ctx: Context, rows: list[Row],
                total: Bytes | None, init_iv: Iv | None) -> _Load:
     """The load anchors and their rows: pre-load memory, the weights, the free memory after them (the draft's
     when it loads before the pool is sized), pre estimated from the config when not printed, the stream pool."""
-    stream, stream_why = stream_pool_for(ctx, tp, pp)
-    kernels, kernels_why = metadata_kernels_for(ctx, tp, pp)
-    after_sample = stream if kernels is None else kernels if stream is None else stream + kernels
+    taken = [(item, short, found) for item, short, found in (  # what SGLang takes after its pre sample
+        ("torch stream pool (forward stream, after the pre sample)", "the stream pool", stream_pool_for(ctx, tp, pp)),
+        ("expert-location metadata's first kernels (after the pre sample)", "the first kernels",
+         metadata_kernels_for(ctx, tp, pp)),
+        ("DeepGEMM's cuBLASLt workspace (after the pre sample)", "DeepGEMM's workspace",
+         deepgemm_workspace_for(ctx, tp, pp))) if found[0] is not None]
+    stream = taken[0][2][0] if taken and taken[0][1] == "the stream pool" else None
+    kernels = next((found[0] for _, short, found in taken if short == "the first kernels"), None)
+    after_sample = sum((found[0] for _, _, found in taken[1:]), taken[0][2][0]) if taken else None
     pre, n_pre = _pre_rows(parsed, view, rows, total, init_iv, after_sample)
     gap = _rocm_gap(parsed, ctx)  # ROCm: a bound, not a term (explain.sgrocm); after _pre_rows: its context row
     if gap is not None and pre is not None:  # keeps the printed sample
@@ -250,17 +261,12 @@ def _load_rows(parsed: ParsedLog, view: RankView, ctx: Context, rows: list[Row],
     sample = pre
     if after_sample is not None and pre is not None:
         sample = pre + after_sample
-        if stream is not None:
-            rows.append(derived_row("torch stream pool (forward stream, after the pre sample)", stream, stream_why))
-        if kernels is not None:
-            rows.append(derived_row("expert-location metadata's first kernels (after the pre sample)", kernels,
-                                    kernels_why))
+        for item, _, (value, why) in taken:
+            rows.append(derived_row(item, value, why))
         rows.append(derived_row("pre_model_load_memory (SGLang's sample)", sample,
-                                "free before weights + " + ("the ROCm bound" if stream is None and kernels is None
-                                                            else "the stream pool" if kernels is None else
-                                                            "the first kernels" if stream is None else
-                                                            "the stream pool and the first kernels")
-                                + (" (+ the ROCm bound)" if gap is not None and (stream or kernels) else "")
+                                "free before weights + " + (" and ".join(short for _, short, _ in taken)
+                                                            or "the ROCm bound")
+                                + (" (+ the ROCm bound)" if gap is not None and taken else "")
                                 + ": init_torch_distributed samples the free memory before ModelRunner takes them"))
     rank0 = any(a.name in ("load_begin_avail", "load_end_avail") and a.rank.index(tp_size=tp) == 0
                 for a in parsed.anchors)

@@ -186,6 +186,39 @@ def stream_pool_for(ctx: Context, tp: int, pp: int) -> tuple[Iv | None, str]:
     return Iv(low=lo, high=hi), f"{STREAM_POOL_SOURCE}; {span}; world size {tp * pp}"
 
 
+def deepgemm_workspace_for(ctx: Context, tp: int, pp: int) -> tuple[Iv | None, str]:
+    """(DeepGEMM's 32 MiB cuBLASLt workspace taken between SGLang's pre sample and 'Load weight begin', why; None when
+    no release or GPU the log allows takes it): ``engines.sglang.streams.deepgemm_workspace`` at both ends of the
+    releases the log allows, as ``stream_pool_for`` (a log whose releases straddle 0.5.15 gets 0 … the workspace);
+    a GPU whose compute capability is not known (the card not named) also gets 0 … the workspace.  Every world
+    size (``tp``, ``pp`` only name it in the reason)."""
+    from tpkit.engines.sglang.streams import DEEPGEMM_FIRST, WORKSPACE_SOURCE, deepgemm_workspace, takes_deepgemm
+    from tpkit.engines.sglang.versions import LATEST, newest_by_date, parse_version
+
+    vendor = getattr(ctx.gpu, "vendor", None) if ctx.gpu is not None else None
+    cc = getattr(ctx.gpu, "compute_capability", None) if ctx.gpu is not None else None
+    newest, capped = newest_by_date(ctx.rules_version or LATEST, ctx.get("log_date"))
+    found = releases_in(ctx.version)
+    oldest = found[0] if found else None
+    try:
+        versions = [v for v in (oldest, newest) if v]
+        if oldest is not None and parse_version(oldest) > parse_version(newest):
+            versions = [newest]
+        ends = [deepgemm_workspace(v, compute_capability=cc, vendor=vendor) for v in versions]
+    except REFUSED:  # a version string the rules cannot read: no charge
+        return None, ""
+    hi = max(ends)
+    if hi.bytes == 0:
+        return None, ""
+    open_card = takes_deepgemm(cc, vendor) is None
+    lo = Bytes(0) if oldest is None or open_card else min(ends)
+    span = _release_span(oldest, newest, capped)
+    if lo != hi:
+        span += (f": 0 before {DEEPGEMM_FIRST}" if not open_card else ": the GPU's compute capability not known")
+        span += ", so 0 … the workspace"
+    return Iv(low=lo, high=hi), f"{WORKSPACE_SOURCE}; {span}; world size {tp * pp}"
+
+
 def metadata_kernels_for(ctx: Context, tp: int, pp: int) -> tuple[Iv | None, str]:
     """(what SGLang 0.4.6.post5–0.4.9.x's expert-location metadata takes between the pre sample and 'Load weight
     begin' at world size 1 — the process's first kernels —, why; None when no release the log allows takes it):
