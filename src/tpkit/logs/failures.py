@@ -30,7 +30,7 @@ from tpkit.records import dataclass
 from tpkit.units import Bytes
 
 __all__ = ["Failure", "PHASES", "KINDS", "detect", "frame_phase", "traceback_phase", "dummy_run_phase", "marker",
-           "marker_phase", "FAILURE_NEEDLES", "ROOT_KINDS", "POOL_SLOT_ERRORS"]
+           "marker_phase", "FAILURE_NEEDLES", "ROOT_KINDS", "POOL_SLOT_ERRORS", "TB_FIRST", "cut_header"]
 
 PHASES = ("weights", "kv_pool", "cuda_graph", "first_request", "imbalance", "other")
 KINDS = ("cuda_oom", "kv_too_small", "no_kv_memory", "kv_budget_non_positive", "imbalance",
@@ -210,6 +210,12 @@ _START = lazy(r"EngineCore failed to start|Engine core initialization failed|Sch
 
 _QUOTING = lazy(r"(?m)^[ \t]*>+|`+")
 """markdown quoting of a pasted, wrapped message"""
+
+TB_FIRST = "Traceback (most recent call last):"
+"""the first line of a Python traceback (``traceback.format_exception``).  SGLang's scheduler logs
+``f"Scheduler hit an exception: {traceback}"`` with ``get_exception_traceback()`` = ``"".join(traceback.
+format_exception(…))`` (managers/scheduler.py ``run_scheduler_process`` and sglang/utils.py, 0.4.3.post2 and 0.5.9
+wheels), so the header's own line ends in this line of the traceback it quotes, never in the error"""
 
 FAILURE_NEEDLES = ("OutOfMemory", "out of memory", "Failed to load model - not enough GPU memory", "Tried to allocate",
                    "total capacity", "cudaErrorMemoryAllocation", "Available memory on node",
@@ -424,8 +430,9 @@ def detect(message: str, after: str) -> list[tuple[str, str, tuple, tuple, str]]
         found.append(("cuda_graph_capture_failed", "error", (), (), message.split("failed:", 1)[-1].strip()[:200]))
     found += _notices(message, oom=any(f[0] == "cuda_oom" for f in found))
     start = _START.search(message) if not found else None
-    if start:
-        found.append(("engine_start_failed", "error", (), (), message[start.start():].strip()[:200]))
+    if start:  # not the traceback the header goes on to quote (``TB_FIRST``)
+        found.append(("engine_start_failed", "error", (), (),
+                      message[start.start():].strip().removesuffix(TB_FIRST).rstrip(" :")[:200]))
     return [(k, s, tuple((n, v) for n, v in sz if v), tuple((n, v) for n, v in ct if v), d)
             for k, s, sz, ct, d in found]
 
@@ -452,8 +459,8 @@ def _notices(message: str, *, oom: bool) -> list[tuple]:
     out = []
     m = _NCCL.search(message)
     if m:
-        detail = m.group(0)
-        if detail != "NCCL WARN" and (result := _NCCL_RESULT.search(message)):
+        detail = m.group(0) if m.group(0) != "NCCL WARN" else message[m.start():].strip()[:240]
+        if m.group(0) != "NCCL WARN" and (result := _NCCL_RESULT.search(message)):
             detail = f"NCCL error: {result.group(1)}"
         out.append(("nccl_error", "warning" if m.group(0) == "NCCL WARN" and not oom else "error", (), (), detail))
     m = _CAR.search(message)
@@ -470,3 +477,15 @@ KIND_PHASE = {"kv_too_small": "kv_pool", "no_kv_memory": "kv_pool", "kv_budget_n
               "imbalance": "imbalance", "startup_free_memory": "other", "cuda_graph_capture_failed": "cuda_graph",
               "cpu_kv_space": "kv_pool", "host_oom_killed": "other", "hybrid_state_memory": "kv_pool",
               "pool_exhausted": "first_request"}
+
+
+def cut_header(failure: Failure, warnings: list[Failure]) -> Failure:
+    """An engine's start-failure header (``engine_start_failed``) whose own traceback is cut before its exception
+    line: the detail says so, and names NCCL's last warning among ``warnings`` (those logged before it).  NCCL writes
+    a warning as ``"\\n%s:%d:%d [%d] %s:%d NCCL WARN "`` + its text (host, pid, tid, device, source file and line;
+    ``ncclDebugLog`` in NCCL's src/debug.cc) before the failing call returns its error to the engine, so with the
+    exception line cut it is the only cause the log prints (round ex33: sglang#3820's 'socketPollConnect … No route
+    to host' above a scheduler traceback cut in ``ModelRunner.__init__``)."""
+    detail = f"{failure.detail.rstrip('.')}: its traceback is cut before the exception line"
+    nccl = [w.detail for w in warnings if w.kind == "nccl_error" and w.detail.startswith("NCCL WARN ")]
+    return replace(failure, detail=detail + (f"; NCCL's last warning before it: {nccl[-1]}" if nccl else ""))

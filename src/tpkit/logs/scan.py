@@ -381,7 +381,6 @@ class Scan:
             if tb is not None:
                 tb.closed = True
 
-
     def finish(self) -> None:
         """A traceback cut before its exception line still says the start-up failed, and where.  An error nothing
         before it places takes the phase of a traceback or call tree quoted right after it (message, then stack)."""
@@ -392,8 +391,12 @@ class Scan:
                 f.phase_evidence.startswith("last start-up step logged before it")
             if f.severity != "error" or (f.phase_evidence != _NO_STEP and not after_header):
                 continue
-            after = [tb for tb in self._past if tb.frames and f.line_no < tb.start <= f.line_no + _TB_REACH]
-            frames = self._cut_frames(min(after, key=lambda tb: tb.start)) if after else []
+            first = min((tb for tb in self._past if tb.frames and 0 < tb.start - f.line_no <= _TB_REACH),
+                        key=lambda tb: tb.start, default=None)
+            if after_header and first is not None and not first.closed:  # its own traceback, cut (``cut_header``)
+                f = self.failures[i] = fl.cut_header(f, [w for w in self.failures[:i] if w.severity == "warning"
+                                                         and f.line_no - w.line_no <= _TB_REACH])
+            frames = self._cut_frames(first) if first else []
             found = fl.traceback_phase(frames, f.phase_evidence.rpartition(": ")[2] if after_header else None) or \
                 (encoder_phase(frames) if after_header and _STARTUP_FAILED.search(f.evidence[:300]) else None)
             if found:
@@ -412,7 +415,6 @@ class Scan:
         self.failures.append(fl.Failure(
             kind="exception", severity="error", phase=phase, phase_evidence=why, rank=self.ranks.get(label, MAIN),
             line_no=tb.start, evidence=tb.frames[-1][:400], detail="traceback cut before its exception line"))
-
 
     def _root_cause_above(self, line_no: int, state: str | None) -> tuple[str, str] | None:
         """A failed start-up's header ('Engine core initialization failed. See root cause above.', 'EngineCore failed
