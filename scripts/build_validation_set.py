@@ -1681,6 +1681,8 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # Qwen2.5-0.5B / 7B-Instruct on RunPod A40s through the author's instrumented vLLM fork (main 702f4814 plus logging;
     # printed 'version 0.1.dev1849x', every printed source line 0.25.1's), tp 1 / 2 / 4 and pp 2; printed prefix caching
     # and async scheduling off, the FlashInfer sampler; warm where the log loads the AOT-compiled graphs
+    # helper ac33: vp_1096-vp_1099 pass no_p2p: report/appendix/C_environment.md ('Multi-GPU workaround': NCCL_P2P_DISABLE=1
+    # with --disable-custom-all-reduce, which these four logs print), so NCCL connects over SHM (no P2P transport)
     "vp_1090": ("0.25.1", "printed 'version 0.1.dev18495+g019e5d12b' (the author's fork of main 702f4814); "
                 "0.25.1's source lines (gpu_worker.py:538, kv_cache_utils.py:2146, model_runner.py:302)",
                 {"gpu_catalog": _ISSEI_A40, "topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "no_async_scheduling": True}, None),
@@ -1701,16 +1703,16 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
                 {"gpu_catalog": _ISSEI_A40, "topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "no_async_scheduling": True, "compile_cache": "warm"}, None),
     "vp_1096": ("0.25.1", "printed 'version 0.1.dev18496+gd4e0675a7' (the author's fork of main 702f4814); "
                 "0.25.1's source lines (gpu_worker.py:538, kv_cache_utils.py:2146, model_runner.py:302)",
-                {"gpu_catalog": _ISSEI_A40, "topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "no_async_scheduling": True, "disable_custom_all_reduce": True}, None),
+                {"gpu_catalog": _ISSEI_A40, "topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "no_async_scheduling": True, "disable_custom_all_reduce": True, "no_p2p": True}, None),
     "vp_1097": ("0.25.1", "printed 'version 0.1.dev18496+gd4e0675a7' (the author's fork of main 702f4814); "
                 "0.25.1's source lines (gpu_worker.py:538, kv_cache_utils.py:2146, model_runner.py:302)",
-                {"gpu_catalog": _ISSEI_A40, "topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "no_async_scheduling": True, "disable_custom_all_reduce": True}, None),
+                {"gpu_catalog": _ISSEI_A40, "topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "no_async_scheduling": True, "disable_custom_all_reduce": True, "no_p2p": True}, None),
     "vp_1098": ("0.25.1", "printed 'version 0.1.dev18496+gd4e0675a7' (the author's fork of main 702f4814); "
                 "0.25.1's source lines (gpu_worker.py:538, kv_cache_utils.py:2146, model_runner.py:302)",
-                {"gpu_catalog": _ISSEI_A40, "topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "no_async_scheduling": True, "disable_custom_all_reduce": True}, None),
+                {"gpu_catalog": _ISSEI_A40, "topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "no_async_scheduling": True, "disable_custom_all_reduce": True, "no_p2p": True}, None),
     "vp_1099": ("0.25.1", "printed 'version 0.1.dev18496+gd4e0675a7' (the author's fork of main 702f4814); "
                 "0.25.1's source lines (gpu_worker.py:538, kv_cache_utils.py:2146, model_runner.py:302)",
-                {"gpu_catalog": _ISSEI_A40, "topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "no_async_scheduling": True, "disable_custom_all_reduce": True, "compile_cache": "warm"}, None),
+                {"gpu_catalog": _ISSEI_A40, "topk_topp_sampler": "flashinfer", "enable_prefix_caching": False, "no_async_scheduling": True, "disable_custom_all_reduce": True, "no_p2p": True, "compile_cache": "warm"}, None),
     # helper bl33: Huzifa1/vllm-profiling's node7 kv_cache_profiling runs (d3d7fb74): engine.py (LLMEngine) on vLLM 0.10.1.1
     # plus timing logs, one H100 NVL, defaults (util 0.9, the model's length); printed max_num_batched_tokens 2048,
     # max_num_seqs SchedulerConfig's 128 (ENGINE_CONTEXT), the PyTorch-native sampler (FlashInfer not installed)
