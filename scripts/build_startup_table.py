@@ -222,18 +222,37 @@ def _family_cells(term: str, by_key: dict[str, list[dict]], floors: dict) -> dic
     return cells
 
 
-INIT_WINDOW_ENGINES = ("sglang", "measurement")
-"""rows whose NCCL sample is what a communicator's init and its first (1-element) collective leave: SGLang's 'Init
-torch distributed ends. mem usage' (sglang 0.5.2 / 0.5.3 ``ModelRunner.init_torch_distributed``: before − after
-``init_distributed_environment`` + ``initialize_model_parallel``, whose ``PyNcclCommunicator.__init__`` runs
-``ncclCommInitRank`` and one 1-element all-reduce) and tpkit's own step measurement (init_process_group + first
-all-reduce).  A vLLM row before 0.11 is not that quantity: ``Worker.init_device`` (vllm 0.7.1 worker/worker.py)
-takes its snapshot before ``init_worker_distributed_environment`` and the non-torch line is read after
-``profile_run``, so it also holds every channel the profile's large all-reduces connected and the kernel workspaces
-made outside torch's allocator — what ``vllm_nontorch_growth`` charges separately from 0.11 (helper ev32)."""
 INIT_WINDOW_PREFIX = "sglang:"
-"""key prefix of the NCCL cells built from ``INIT_WINDOW_ENGINES`` rows only (``sglang:nvlink:8``), which SGLang's
-plans read (``tpkit.startup.table.nccl_entry(..., engine="sglang")``)"""
+"""key prefix of the NCCL cells built from the rows whose sample is a communicator's init and its first (1-element)
+collective (``nccl_window`` "init"), which SGLang's plans read (``tpkit.startup.table.nccl_entry(...,
+engine="sglang")``, helper ev32)"""
+PROFILE_WINDOW_PREFIX = "vllm:"
+"""key prefix of the NCCL cells built from vLLM's non-torch lines before 0.11 (``nccl_window`` "profile"), which
+vLLM's plans read (``nccl_entry(..., engine="vllm")``, helper ev33)"""
+WINDOWS = {INIT_WINDOW_PREFIX: "init", PROFILE_WINDOW_PREFIX: "profile"}
+
+
+def nccl_window(row: dict) -> str:
+    """Which quantity a row's NCCL sample is: ``"profile"`` or ``"init"``.
+
+    ``"profile"``: a vLLM row whose sample is the printed non-torch figure less cuBLAS (and the custom all-reduce).
+    From 0.6.6.post1 to 0.10.2 that figure runs from a snapshot taken before the distributed init to the end of the
+    profile run: V0 ``worker/worker.py Worker.init_device`` reads ``init_gpu_memory`` (0.6.6.post1) or takes
+    ``baseline_snapshot = MemorySnapshot()`` (0.7.1, 0.8.5) before ``init_worker_distributed_environment``, and
+    ``determine_num_available_blocks`` reads ``non_torch_increase`` when ``memory_profiling`` exits after
+    ``profile_run``; V1 ``v1/worker/gpu_worker.py Worker.init_device`` takes ``init_snapshot`` before it too (0.10.2;
+    ``determine_available_memory``).  So it holds the communicator's init and warm-up and every channel the
+    profile's large collectives connected.  From 0.11.0 the snapshot follows the distributed init (0.11.0
+    ``gpu_worker.py init_device``) and the miner derives no NCCL sample from it (``vllm_nontorch_growth``).
+
+    ``"init"``: every other row — SGLang's 'Init torch distributed ends. mem usage' (sglang 0.5.2 / 0.5.3
+    ``ModelRunner.init_torch_distributed``: before − after ``init_distributed_environment`` +
+    ``initialize_model_parallel``, whose ``PyNcclCommunicator.__init__`` runs ``ncclCommInitRank`` and one
+    1-element all-reduce), tpkit's own step measurement (init_process_group + first all-reduce), and a vLLM free-memory
+    reading taken before ``profile_run`` (``free_memory_pre_profile``, V0 ``determine_num_available_blocks``)."""
+    if row["engine"] == "vllm" and any(d["term"] == "nccl" and "nontorch" in d["expr"] for d in row["derive"]):
+        return "profile"
+    return "init"
 
 
 def _nccl_cells(by_key: dict[str, list[dict]], floors: dict) -> dict[str, dict]:
@@ -336,9 +355,9 @@ def build(evidence: dict) -> dict:
         floors[term] = f = sample_floors(term, by_key)
         if term == "nccl":
             table.cells[term] = _nccl_cells(by_key, f)
-            init_window = _samples([r for r in rows if r["engine"] in INIT_WINDOW_ENGINES], term, table)
-            own = _nccl_cells(init_window, f)
-            table.cells[term].update({INIT_WINDOW_PREFIX + k: c for k, c in own.items()})
+            for prefix, window in WINDOWS.items():  # each engine's cells from the rows of its quantity only
+                own = _nccl_cells(_samples([r for r in rows if nccl_window(r) == window], term, table), f)
+                table.cells[term].update({prefix + k: c for k, c in own.items()})
         elif term in ("sglang_tp1_init", "sglang_load_extra", "vllm_nontorch_growth"):  # engine extras
             table.cells[term] = {k: {**cell(v, f), "source": "evidence"} for k, v in sorted(by_key.items())}
         else:

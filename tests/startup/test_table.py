@@ -136,17 +136,20 @@ def test_sglang_reads_the_nccl_cells_of_its_init_window():
     snapshot before the distributed init, line after profile_run).  vLLM's plans read the pooled cells."""
     from tpkit.startup.table import nccl_entry, read_table
     cells = read_table()["terms"]["nccl"]
+    rows = {r["id"]: r for r in json.loads((table_path().parent / "evidence.json").read_text())["rows"]}
     for key, raw in cells.items():
-        if key.startswith("sglang:") and raw["source"] == "evidence":
-            rows = {r["id"]: r for r in json.loads((table_path().parent / "evidence.json").read_text())["rows"]}
-            assert all(rows[i]["engine"] in ("sglang", "measurement") for i in raw["rows"]), key
+        if key.startswith("sglang:") and raw["source"] == "evidence":  # helper ev33: by the quantity, not the engine
+            assert all(_builder().nccl_window(rows[i]) == "init" for i in raw["rows"]), key
+            assert all(rows[i]["engine"] in ("sglang", "measurement") or "free_pre_profile" in rows[i]["printed"]
+                       for i in raw["rows"]), key
     own, pooled = nccl_entry("nvlink", 8, engine="sglang"), nccl_entry("nvlink", 8)
     assert "sglang:nvlink:8" in own.source and "vl_058" not in own.source and "vl_058" in pooled.source
     # world 16 (two nodes of eight) takes world 8's cell, per engine
     assert nccl_entry("nvlink", 16, engine="sglang").bytes == own.bytes
     assert nccl_entry("nvlink", 16).bytes == pooled.bytes
     # a transport's cells exist for SGLang wherever the pooled ones do
-    assert {k.split(":", 1)[1] for k in cells if k.startswith("sglang:")} == {k for k in cells if ":" in k and not k.startswith("sglang:")}
+    pooled_keys = {k for k in cells if k.count(":") == 1}
+    assert {k.split(":", 1)[1] for k in cells if k.startswith("sglang:")} == pooled_keys
     with pytest.raises(ValueError):
         nccl_entry("nvlink", 8, engine="trtllm")
 
@@ -169,5 +172,61 @@ def test_a_derived_cell_says_it_has_no_sample_of_its_own():
     derived = nccl_entry("pcie", 8, engine="sglang")
     assert derived.samples == 0 and "no sample of its own; derived from sg_009" in derived.source
     assert "0 sample(s)" not in derived.source
-    measured = nccl_entry("pcie", 4, engine="sglang")
-    assert measured.samples == 1 and "1 sample(s) (sg_009)" in measured.source
+    measured = nccl_entry("pcie", 4, engine="sglang")  # helper ev33: vllm-14011 (free before profile_run) joins sg_009
+    assert measured.samples == 2 and "2 sample(s) (sg_009, vllm-14011)" in measured.source
+
+
+def test_each_nccl_row_is_sorted_by_the_window_it_measures():
+    """Helper ev33 (``scripts/build_startup_table.py`` ``nccl_window``): a vLLM non-torch line before 0.11 runs from a
+    snapshot before the distributed init to the end of the profile run (V0 ``worker.py`` ``init_device`` /
+    ``determine_num_available_blocks``, 0.6.6.post1, 0.7.1, 0.8.5; V1 ``gpu_worker.py`` ``init_device``, 0.10.2):
+    "profile".  SGLang's init line, tpkit's step measurement and vLLM's free memory before ``profile_run``: "init"."""
+    b = _builder()
+    rows = {r["id"]: r for r in json.loads((table_path().parent / "evidence.json").read_text())["rows"]}
+    for rid in ("vl_058", "vllm-a800-tp4-lf", "vl_004", "vl_021", "vl_250", "vl_068"):
+        assert b.nccl_window(rows[rid]) == "profile", rid
+    for rid in ("sg_010", "sg_105", "sg_009", "sg-16920", "tpkit-h200x2-steps", "vllm-14011"):
+        assert b.nccl_window(rows[rid]) == "init", rid
+    # a vLLM row that gives no NCCL sample (0.11+: the growth row) is no profile-window NCCL row
+    assert b.nccl_window({"engine": "vllm", "derive": [{"term": "vllm_nontorch_growth", "key": "tp2",
+                                                         "expr": "nontorch - nom('cublas', 'hopper')"}]}) == "init"
+
+
+def test_vllm_reads_the_nccl_cells_of_its_profile_window():
+    """Helper ev33: vLLM's plans read ``vllm:`` NCCL cells built from vLLM's own non-torch lines before 0.11 only (no
+    SGLang init line, no measurement); a world without a vLLM sample takes the interpolation or the nearest vLLM
+    world with a wider band; a transport without any (xGMI) the pooled cell."""
+    from tpkit.startup.table import nccl_entry, read_table
+    b = _builder()
+    rows = {r["id"]: r for r in json.loads((table_path().parent / "evidence.json").read_text())["rows"]}
+    cells = read_table()["terms"]["nccl"]
+    own_keys = [k for k in cells if k.startswith("vllm:")]
+    assert {k.split(":", 1)[1] for k in own_keys} == {k for k in cells if k.startswith(("nvlink:", "pcie:"))}
+    for key in own_keys:
+        assert all(rows[i]["engine"] == "vllm" and b.nccl_window(rows[i]) == "profile" for i in cells[key]["rows"]), key
+    own, pooled = nccl_entry("nvlink", 8, engine="vllm"), nccl_entry("nvlink", 8)
+    assert "vllm:nvlink:8" in own.source and "sg_010" not in own.source and "sg_010" in pooled.source
+    assert own.samples == 1 and own.bytes > pooled.bytes  # vl_058 alone (2.10 GiB printed, A100 SXM, 0.7.1)
+    two, four = nccl_entry("nvlink", 2, engine="vllm"), nccl_entry("nvlink", 4, engine="vllm")
+    assert two.samples == 0 and two.bytes == four.bytes and two.uncertainty.bytes == pytest.approx(
+        1.5 * four.uncertainty.bytes, abs=2)  # no vLLM NVLink line at world 2: world 4's, band x 1.5
+    assert "tpkit-h200x2-steps" not in two.source
+    assert nccl_entry("xgmi", 8, engine="vllm") == nccl_entry("xgmi", 8)
+    assert nccl_entry("pcie", 4, engine="vllm").samples == 3  # vl_068 / vl_069 / vl_070; vllm-14011 is init window
+
+
+@pytest.mark.parametrize("version, late", [("0.10.2", True), ("0.11.0", False), ("0.8.5", False)])
+def test_vllm_plan_charges_its_own_cell_on_both_sides_of_0_11(version, late):
+    """Both sides of the 0.11 snapshot move read ``vllm:`` cells: before 0.11 NCCL is created after the snapshot
+    (charged in the budget), from 0.11 before it (it moves nothing; the growth row is charged instead); 0.8.5's V1
+    charges every non-torch byte with the uses (``v0_peak``)."""
+    from tpkit.engines.vllm import resolve_rules
+    from tpkit.engines.vllm.baseline import plan_baseline
+    from tpkit.parallel import ParallelSpec
+    from tpkit.startup.table import nccl_entry
+    rules = resolve_rules(version)
+    base = plan_baseline(lookup_gpu("A100-SXM-40GB"), ParallelSpec(tp=8), rules)
+    lines = [u for u in base.uses + base.after_snapshot if u.item.startswith("NCCL")]
+    assert len(lines) == 2 and all("vllm:nvlink:8" in u.source for u in lines)
+    assert abs(sum(u.bytes.bytes for u in lines) - nccl_entry("nvlink", 8, engine="vllm").bytes.bytes) <= 1
+    assert all(u in base.after_snapshot for u in lines) == late

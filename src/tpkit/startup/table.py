@@ -111,17 +111,28 @@ def entry(term: str, key: str) -> Entry:
 def nccl_entry(transport: str, world: int, *, engine: str | None = None) -> Entry:
     """NCCL init + first collective for ``world`` ranks over ``transport`` (the next tabulated world ≥ it).
 
-    ``engine="sglang"``: the cell built from the samples that measure SGLang's init window only (its 'Init torch
-    distributed ends' lines and tpkit's own step measurement; key ``sglang:<transport>:<world>``, helper ev32):
-    a vLLM non-torch line before 0.11 runs from a snapshot taken before the distributed init to the end of the
-    profile run (vllm 0.7.1 ``Worker.init_device`` / ``determine_num_available_blocks``), so it also holds the
-    channels the profile's large collectives connected, which SGLang's pool sizing never sees (they come after its
-    'Load weight begin' sample).  ``None``: every sample pooled (vLLM's plans).  A table without the engine's cell
-    (built before ev32) gives the pooled one."""
+    Each engine reads the cells built from the samples of the quantity its own memory accounting sees
+    (``scripts/build_startup_table.py`` ``nccl_window``):
+
+    * ``engine="sglang"``: key ``sglang:<transport>:<world>``, the init window only (SGLang's 'Init torch distributed
+      ends' lines, tpkit's own step measurement, a vLLM free-memory reading before its profile run; helper ev32):
+      SGLang's pool sizing never sees the channels later collectives connect (they come after its 'Load weight
+      begin' sample).
+    * ``engine="vllm"``: key ``vllm:<transport>:<world>``, vLLM's non-torch lines before 0.11 only (helper ev33):
+      from 0.6.6.post1 to 0.10.2 the snapshot precedes the distributed init and the non-torch increase is read after
+      the profile run (V0 ``worker/worker.py`` ``Worker.init_device`` / ``determine_num_available_blocks``, V1
+      ``v1/worker/gpu_worker.py`` ``init_device`` / ``determine_available_memory``), so the line holds the
+      communicator, its warm-up and every channel the profile's large collectives connected — what vLLM charges to
+      its KV budget before 0.11, and what bounds the later growth over PCIe (``terms.vllm_nontorch_growth``).
+    * ``None``: every sample pooled (``tpkit.explain.gpuinfer``'s bound over transports).
+
+    A world without a sample of the engine's own takes the interpolation or the nearest sampled world of the same
+    cells, with a wider band (``cell`` / ``_nccl_cells``); a transport without any sample of the engine's own (vLLM
+    over xGMI), or a table built before the engine's cells, gives the pooled cell."""
     if transport not in ("nvlink", "pcie", "xgmi"):
         raise ValueError(f"transport must be 'nvlink', 'pcie' or 'xgmi', got {transport!r}")
-    if engine not in (None, "sglang"):
-        raise ValueError(f"engine must be None or 'sglang', got {engine!r}")
+    if engine not in (None, "sglang", "vllm"):
+        raise ValueError(f"engine must be None, 'sglang' or 'vllm', got {engine!r}")
     tabulated = next((w for w in _NCCL_WORLDS if w >= world), _NCCL_WORLDS[-1])
     key = f"{transport}:{tabulated}"
     if engine is not None and f"{engine}:{key}" in read_table()["terms"]["nccl"]:

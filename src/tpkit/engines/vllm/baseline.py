@@ -139,7 +139,7 @@ def _costs(gpu: GpuSpec, parallel: ParallelSpec, rules: VllmRules, machine: Mach
     car, others = allreduce_costs(gpu, links, parallel.tp, rules, disable_custom_all_reduce=disable_car)
     own = tuple(LineItem(item=c.item, bytes=c.bytes, source=c.source) for c in others if c.bytes)
     nccl = nccl_costs(gpu, parallel.num_gpus, transport="nvlink" if links.full_nvlink else "pcie",
-                      nodes=links.num_nodes, links=links_note(links))
+                      nodes=links.num_nodes, links=links_note(links), engine="vllm")
     nvls = vllm_nvls_cost(gpu, parallel.tp, rules.release, full_nvlink=links.full_nvlink, nodes=links.num_nodes)
     costs = startup_costs(
         context=context, nccl=nccl + ((nvls,) if nvls is not None else ()),
@@ -239,7 +239,7 @@ def profile_nontorch_growth(gpu: GpuSpec, parallel: ParallelSpec, rules: VllmRul
     if parallel.dp > 1 and moe:
         group = group_links(gpu, None, range(0, parallel.num_gpus, parallel.tp * parallel.pp), links)
         nccl = nccl_costs(gpu, parallel.dp, transport="nvlink" if group.full_nvlink else "pcie",
-                          nodes=group.num_nodes)
+                          nodes=group.num_nodes, engine="vllm")
         parts.append((sum((c.bytes for c in nccl), Bytes(0)), sum((c.uncertainty for c in nccl), Bytes(0)),
                       "DP-group NCCL communicator created lazily by the MoE all-to-all broadcast; init + first "
                       "collective " + nccl[0].source))
