@@ -11,8 +11,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from build_startup_table import (FAMILIES, GIB, INIT_WINDOW_PREFIX, NCCL_WORLDS, ROOT,  # noqa: E402
-                                 TRANSPORTS)
+from build_startup_table import (FAMILIES, GIB, NCCL_WORLDS, ROOT, TRANSPORTS, WINDOWS)  # noqa: E402
 
 DOC = ROOT / "docs" / "accuracy.md"
 BEGIN, END = "<!-- build_startup_table.py: begin -->", "<!-- build_startup_table.py: end -->"
@@ -75,7 +74,7 @@ def doc_section(table: dict, evidence: dict) -> str:
                 "(§5 \"CUDA context by SM count\")."]
     out += ["", "| NCCL (init + first collective) | " + " | ".join(f"world {w}" for w in NCCL_WORLDS) + " |",
             "|---|" + "---|" * len(NCCL_WORLDS)]
-    for t in TRANSPORTS + tuple(INIT_WINDOW_PREFIX + t for t in TRANSPORTS):
+    for t in TRANSPORTS + tuple(p + t for p in WINDOWS for t in TRANSPORTS if f"{p}{t}:2" in terms["nccl"]):
         out.append(f"| {t} | " + " | ".join(_gib(terms['nccl'][f'{t}:{w}']) + ("" if terms['nccl'][f'{t}:{w}']['n']
                                                                             else " *") for w in NCCL_WORLDS) + " |")
     init, init_old, init_new = (terms["sglang_tp1_init"][k] for k in ("all", "<0.5.8", ">=0.5.8"))
@@ -85,10 +84,13 @@ def doc_section(table: dict, evidence: dict) -> str:
             "largest sampled world's cell, with a wider band. NCCL is keyed by transport and world size only (the "
             "samples come from H100/H200/A100/A800/B200 over NVLink and L4/L40S/RTX 4090/RTX 2080 Ti over PCIe); the split "
             f"into init and first collective is the ratio measured on 2× H200 ({table['nccl_init_fraction']:.1%} "
-            "init). The `sglang:` rows are built from the SGLang init lines and tpkit's measurement only, and "
-            "SGLang's plans read them: a vLLM non-torch line before 0.11 runs from a snapshot before the distributed "
-            "init to the end of the profile run, so it also holds what the profile's collectives connected "
-            "(`INIT_WINDOW_ENGINES`, helper ev32); vLLM's plans read the pooled rows.", "",
+            "init). Each engine reads the rows built from the samples of the quantity its accounting sees "
+            "(`nccl_window`): the `sglang:` rows from the init window only (SGLang's init lines, tpkit's measurement, "
+            "a vLLM free-memory reading before its profile run; helper ev32), the `vllm:` rows from vLLM's non-torch "
+            "lines before 0.11 only, which run from a snapshot before the distributed init to the end of the profile "
+            "run and so also hold what the profile's collectives connected (helper ev33); a transport without a "
+            "sample of the engine's own (vLLM over xGMI) takes the pooled row, which `tpkit.explain.gpuinfer`'s "
+            "bound also reads.", "",
             f"SGLang's own start-up term (`sglang_process_overhead`): what `init_torch_distributed` allocates besides "
             f"NCCL at tp 1, by release: {_gib(init_old)} GiB up to 0.5.7 ({init_old['n']} rows) and {_gib(init_new)} GiB "
             f"from 0.5.8 ({init_new['n']} rows; all {init['n']} rows pooled, for an unknown release: {_gib(init)}); docs "
