@@ -222,13 +222,15 @@ def _family_cells(term: str, by_key: dict[str, list[dict]], floors: dict) -> dic
     return cells
 
 
-INIT_WINDOW_PREFIX = "sglang:"
+INIT_WINDOW_PREFIX = "init:"
 """key prefix of the NCCL cells built from the rows whose sample is a communicator's init and its first (1-element)
-collective (``nccl_window`` "init"), which SGLang's plans read (``tpkit.startup.table.nccl_entry(...,
-engine="sglang")``, helper ev32)"""
-PROFILE_WINDOW_PREFIX = "vllm:"
-"""key prefix of the NCCL cells built from vLLM's non-torch lines before 0.11 (``nccl_window`` "profile"), which
-vLLM's plans read (``nccl_entry(..., engine="vllm")``, helper ev33)"""
+collective (``nccl_window`` "init"): SGLang's plans read them (helper ev32, then keyed ``sglang:``), and so do vLLM's
+from 0.11, whose snapshot follows the distributed init (``tpkit.startup.table.nccl_entry(..., window="init")``,
+helper ev33)"""
+PROFILE_WINDOW_PREFIX = "profile:"
+"""key prefix of the NCCL cells built from vLLM's non-torch lines before 0.11 (``nccl_window`` "profile"): what vLLM
+before 0.11 charges for NCCL, what the DP-MoE group's communicator made inside the profile holds, and what bounds the
+later growth over PCIe (``nccl_entry(..., window="profile")``, helper ev33)"""
 WINDOWS = {INIT_WINDOW_PREFIX: "init", PROFILE_WINDOW_PREFIX: "profile"}
 
 

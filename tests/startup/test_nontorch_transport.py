@@ -24,9 +24,9 @@ ITEM = "non-torch growth during profiling"
 
 @pytest.mark.parametrize("world, key", [(2, "tp2"), (3, "tp>2"), (4, "tp>2"), (8, "tp>2"), (16, "tp>2")])
 def test_pcie_growth_is_the_smaller_of_the_row_and_nccls_pcie_cell(world, key):
-    # helper ev33: the bound reads vLLM's own PCIe cell (its non-torch lines before 0.11), not the pooled one
-    row, nccl = entry("vllm_nontorch_growth", key), nccl_entry("pcie", world, engine="vllm")
-    assert "vllm:pcie:" in nccl.source
+    # helper ev33: the bound reads the profile window's PCIe cell (vLLM's non-torch lines before 0.11), not the pooled one
+    row, nccl = entry("vllm_nontorch_growth", key), nccl_entry("pcie", world, window="profile")
+    assert "profile:pcie:" in nccl.source
     pcie, plain = vllm_nontorch_growth(world, transport="pcie"), vllm_nontorch_growth(world)
     assert (plain.bytes, plain.uncertainty) == (row.bytes, row.uncertainty)
     # today every vLLM PCIe cell lies below the rows (0.15-0.27 GiB against 0.46 / 1.43 GiB)

@@ -131,25 +131,25 @@ def test_rtx3090_context_is_vllm_064s_usage_before_the_profile_beyond_the_weight
 
 
 def test_sglang_reads_the_nccl_cells_of_its_init_window():
-    """Helper ev32: SGLang's plans read ``sglang:`` NCCL cells built from SGLang init lines and tpkit's measurement
-    only; a vLLM non-torch line before 0.11 also holds what the profile connected (vllm 0.7.1 Worker.init_device
-    snapshot before the distributed init, line after profile_run).  vLLM's plans read the pooled cells."""
+    """Helper ev32: SGLang's plans read ``init:`` NCCL cells (keyed ``sglang:`` until helper ev33) built from the
+    init window only; a vLLM non-torch line before 0.11 also holds what the profile connected (vllm 0.7.1
+    Worker.init_device snapshot before the distributed init, line after profile_run)."""
     from tpkit.startup.table import nccl_entry, read_table
     cells = read_table()["terms"]["nccl"]
     rows = {r["id"]: r for r in json.loads((table_path().parent / "evidence.json").read_text())["rows"]}
     for key, raw in cells.items():
-        if key.startswith("sglang:") and raw["source"] == "evidence":  # helper ev33: by the quantity, not the engine
+        if key.startswith("init:") and raw["source"] == "evidence":  # helper ev33: by the quantity, not the engine
             assert all(_builder().nccl_window(rows[i]) == "init" for i in raw["rows"]), key
             assert all(rows[i]["engine"] in ("sglang", "measurement") or "free_pre_profile" in rows[i]["printed"]
                        for i in raw["rows"]), key
     own, pooled = nccl_entry("nvlink", 8, engine="sglang"), nccl_entry("nvlink", 8)
-    assert "sglang:nvlink:8" in own.source and "vl_058" not in own.source and "vl_058" in pooled.source
+    assert "init:nvlink:8" in own.source and "vl_058" not in own.source and "vl_058" in pooled.source
     # world 16 (two nodes of eight) takes world 8's cell, per engine
     assert nccl_entry("nvlink", 16, engine="sglang").bytes == own.bytes
     assert nccl_entry("nvlink", 16).bytes == pooled.bytes
     # a transport's cells exist for SGLang wherever the pooled ones do
     pooled_keys = {k for k in cells if k.count(":") == 1}
-    assert {k.split(":", 1)[1] for k in cells if k.startswith("sglang:")} == pooled_keys
+    assert {k.split(":", 1)[1] for k in cells if k.startswith("init:")} == pooled_keys
     with pytest.raises(ValueError):
         nccl_entry("nvlink", 8, engine="trtllm")
 
@@ -160,7 +160,7 @@ def test_sglang_plan_charges_the_init_window_cell():
     from tpkit.startup.table import nccl_entry
     b = plan_baseline(lookup_gpu("H100-SXM-80GB"), ParallelSpec(tp=8), "0.5.9", None)
     nccl = [u for u in b.uses if u.item in ("NCCL process group", "NCCL communicator warm-up")]
-    assert len(nccl) == 2 and all("sglang:nvlink:8" in u.source for u in nccl)
+    assert len(nccl) == 2 and all("init:nvlink:8" in u.source for u in nccl)
     assert abs(sum(u.bytes.bytes for u in nccl) - nccl_entry("nvlink", 8, engine="sglang").bytes.bytes) <= 1
 
 
@@ -193,40 +193,49 @@ def test_each_nccl_row_is_sorted_by_the_window_it_measures():
 
 
 def test_vllm_reads_the_nccl_cells_of_its_profile_window():
-    """Helper ev33: vLLM's plans read ``vllm:`` NCCL cells built from vLLM's own non-torch lines before 0.11 only (no
-    SGLang init line, no measurement); a world without a vLLM sample takes the interpolation or the nearest vLLM
-    world with a wider band; a transport without any (xGMI) the pooled cell."""
+    """Helper ev33: ``profile:`` NCCL cells are built from vLLM's own non-torch lines before 0.11 only (no SGLang init
+    line, no measurement); a world without such a sample takes the interpolation or the nearest sampled world with a
+    wider band; a transport without any (xGMI) the pooled cell."""
     from tpkit.startup.table import nccl_entry, read_table
     b = _builder()
     rows = {r["id"]: r for r in json.loads((table_path().parent / "evidence.json").read_text())["rows"]}
     cells = read_table()["terms"]["nccl"]
-    own_keys = [k for k in cells if k.startswith("vllm:")]
+    own_keys = [k for k in cells if k.startswith("profile:")]
     assert {k.split(":", 1)[1] for k in own_keys} == {k for k in cells if k.startswith(("nvlink:", "pcie:"))}
     for key in own_keys:
         assert all(rows[i]["engine"] == "vllm" and b.nccl_window(rows[i]) == "profile" for i in cells[key]["rows"]), key
-    own, pooled = nccl_entry("nvlink", 8, engine="vllm"), nccl_entry("nvlink", 8)
-    assert "vllm:nvlink:8" in own.source and "sg_010" not in own.source and "sg_010" in pooled.source
+    own, pooled = nccl_entry("nvlink", 8, window="profile"), nccl_entry("nvlink", 8)
+    assert "profile:nvlink:8" in own.source and "sg_010" not in own.source and "sg_010" in pooled.source
     assert own.samples == 1 and own.bytes > pooled.bytes  # vl_058 alone (2.10 GiB printed, A100 SXM, 0.7.1)
-    two, four = nccl_entry("nvlink", 2, engine="vllm"), nccl_entry("nvlink", 4, engine="vllm")
+    two, four = nccl_entry("nvlink", 2, window="profile"), nccl_entry("nvlink", 4, window="profile")
     assert two.samples == 0 and two.bytes == four.bytes and two.uncertainty.bytes == pytest.approx(
         1.5 * four.uncertainty.bytes, abs=2)  # no vLLM NVLink line at world 2: world 4's, band x 1.5
     assert "tpkit-h200x2-steps" not in two.source
-    assert nccl_entry("xgmi", 8, engine="vllm") == nccl_entry("xgmi", 8)
-    assert nccl_entry("pcie", 4, engine="vllm").samples == 3  # vl_068 / vl_069 / vl_070; vllm-14011 is init window
+    assert nccl_entry("xgmi", 8, window="profile") == nccl_entry("xgmi", 8)
+    assert nccl_entry("pcie", 4, window="profile").samples == 3  # vl_068 / vl_069 / vl_070; vllm-14011 is init
+    assert nccl_entry("nvlink", 8, engine="sglang") == nccl_entry("nvlink", 8, window="init")
+    for bad in ({"engine": "vllm"}, {"window": "both"}, {"engine": "sglang", "window": "profile"}):
+        with pytest.raises(ValueError):
+            nccl_entry("nvlink", 8, **bad)
 
 
-@pytest.mark.parametrize("version, late", [("0.10.2", True), ("0.11.0", False), ("0.8.5", False)])
-def test_vllm_plan_charges_its_own_cell_on_both_sides_of_0_11(version, late):
-    """Both sides of the 0.11 snapshot move read ``vllm:`` cells: before 0.11 NCCL is created after the snapshot
-    (charged in the budget), from 0.11 before it (it moves nothing; the growth row is charged instead); 0.8.5's V1
-    charges every non-torch byte with the uses (``v0_peak``)."""
+@pytest.mark.parametrize("version, window, late", [
+    ("0.10.2", "profile", True), ("0.11.0", "init", False), ("0.8.5", "profile", False), ("0.34", "init", False),
+    ("v0", "profile", False), ("0.6.6", "profile", False)])
+def test_vllm_plan_reads_the_window_of_its_release(version, window, late):
+    """Before 0.11 (V0 every release, V1 up to 0.10.2) the snapshot precedes the distributed init and the non-torch
+    figure is read after the profile run: the TP group charges the ``profile:`` cell (after the snapshot in V1 from
+    0.9.1; with the uses where the rules charge every non-torch byte, ``v0_peak``).  From 0.11.0 the communicator is
+    created before the snapshot (0.11.0 ``gpu_worker.py`` ``init_device``): the ``init:`` cell, and what the profile
+    connects is the growth row."""
     from tpkit.engines.vllm import resolve_rules
-    from tpkit.engines.vllm.baseline import plan_baseline
+    from tpkit.engines.vllm.baseline import nccl_window, plan_baseline
     from tpkit.parallel import ParallelSpec
     from tpkit.startup.table import nccl_entry
     rules = resolve_rules(version)
+    assert nccl_window(rules) == window
     base = plan_baseline(lookup_gpu("A100-SXM-40GB"), ParallelSpec(tp=8), rules)
     lines = [u for u in base.uses + base.after_snapshot if u.item.startswith("NCCL")]
-    assert len(lines) == 2 and all("vllm:nvlink:8" in u.source for u in lines)
-    assert abs(sum(u.bytes.bytes for u in lines) - nccl_entry("nvlink", 8, engine="vllm").bytes.bytes) <= 1
+    assert len(lines) == 2 and all(f"{window}:nvlink:8" in u.source for u in lines)
+    assert abs(sum(u.bytes.bytes for u in lines) - nccl_entry("nvlink", 8, window=window).bytes.bytes) <= 1
     assert all(u in base.after_snapshot for u in lines) == late
