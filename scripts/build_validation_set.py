@@ -3868,7 +3868,9 @@ EV32_OFF = {  # helper ev32 (2026-12-07, session 32): start-up NCCL cell by rule
                "(vllm 0.7.1 vllm/__init__.py sets only NCCL_CUMEM_ENABLE=0; 0.8.4 not read), which SGLang's rows "
                "switch off, so the pooled cell is low for this run; ~1.7 -> 2.0 GiB of non-KV memory beyond the plan "
                "with a 1-token batch (vl_047's reading, item 2). No reading of the two-node NCCL bytes yet: a vLLM "
-               "tp-16 two-node log printing its non-torch memory would settle it."),
+               "tp-16 two-node log printing its non-torch memory would settle it. Round ev33 (session 33): vLLM's plans "
+               "read NCCL cells of vLLM's own non-torch lines before 0.11 (vllm:nvlink:8 is vl_058 alone, 1.99 GiB, "
+               "and world 16 takes it), +8.67 -> +6.93 %: inside 8 % again, the two-node NCCL bytes still unmeasured."),
 }
 
 for _cid, _why in {**VRES_OFF, **O19C_OFF, **BL20_OFF, **BL20B_OFF, **CAT20_OFF, **O20_OFF, **WHY21_OFF,

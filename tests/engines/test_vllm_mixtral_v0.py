@@ -125,4 +125,6 @@ def test_vp_676_blocks():
     assert row.printed == 6487
     # 15,917 before the start-up table gained helper ev15's rows (lead, session 15); 15,918 -> 14,126 with the
     # split-K sum's fp32 accumulation buffer (helper old03, session 16)
-    assert row.predicted == 14120  # 14126 before helper ev24: the A100 context model 0.490 -> 0.496 GiB (2026-12-06)
+    # 14126 before helper ev24: the A100 context model 0.490 -> 0.496 GiB (2026-12-06); 14120 -> 13655 with helper
+    # ev33's profile-window NCCL cell (V0 reads profile:nvlink:2, world 4's vLLM line, 1.28 GiB, against 0.82)
+    assert row.predicted == 13655

@@ -170,3 +170,21 @@ def test_every_used_sglang_nvlink_nccl_row_prints_its_flags(miner):
     assert [d["term"] for d in sg051["derive"]] == ["cuda_context"] and "flags are not printed" in sg051["note"]
     text = (miner.DATA / corpus["sg_051"]["file"]).read_text(encoding="utf-8", errors="replace")
     assert not miner.sglang_flags_printed(text)
+
+
+def test_a_mined_vllm_nccl_sample_is_vllms_profile_window_and_none_comes_from_0_11(miner):
+    """Helper ev33: the NCCL sample the miner reads off a vLLM non-torch line before 0.11 (snapshot before the
+    distributed init, line after the profile run: V0 ``worker.py``, 0.6.6.post1 / 0.7.1 / 0.8.5) is what vLLM's own
+    cells hold (``build_startup_table.nccl_window`` "profile"); from 0.11 (snapshot after the distributed init) the
+    same line gives the growth row and no NCCL sample."""
+    builder = load_script("build_startup_table")
+    v0 = "INFO 07-23 worker.py:241] model weights take 21.67GiB; non_torch_memory takes 0.36GiB; PyTorch activation\n"
+    l40s = lookup_gpu("L40S")
+    old, why = miner._vllm(_case("x", "vllm", "pcie"), v0, l40s, "ada", 8, (0, 10, 2))
+    assert why is None and [d["term"] for d in old["derive"]] == ["nccl"]
+    assert builder.nccl_window({"engine": "vllm", "derive": old["derive"]}) == "profile"
+    new, why = miner._vllm(_case("x", "vllm", "pcie"), v0, l40s, "ada", 8, (0, 11, 0))
+    assert why is None and [(d["term"], d["key"]) for d in new["derive"]] == [("vllm_nontorch_growth", "tp>2")]
+    # an SGLang init line's sample is the init window, whatever its world
+    sg, _ = miner._sglang(_case("y", "sglang", "nvlink"), SG_TP8, H100, "hopper", 8, (0, 5, 2))
+    assert builder.nccl_window({"engine": "sglang", "derive": sg["derive"]}) == "init"

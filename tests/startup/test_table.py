@@ -131,22 +131,25 @@ def test_rtx3090_context_is_vllm_064s_usage_before_the_profile_beyond_the_weight
 
 
 def test_sglang_reads_the_nccl_cells_of_its_init_window():
-    """Helper ev32: SGLang's plans read ``sglang:`` NCCL cells built from SGLang init lines and tpkit's measurement
-    only; a vLLM non-torch line before 0.11 also holds what the profile connected (vllm 0.7.1 Worker.init_device
-    snapshot before the distributed init, line after profile_run).  vLLM's plans read the pooled cells."""
+    """Helper ev32: SGLang's plans read ``init:`` NCCL cells (keyed ``sglang:`` until helper ev33) built from the
+    init window only; a vLLM non-torch line before 0.11 also holds what the profile connected (vllm 0.7.1
+    Worker.init_device snapshot before the distributed init, line after profile_run)."""
     from tpkit.startup.table import nccl_entry, read_table
     cells = read_table()["terms"]["nccl"]
+    rows = {r["id"]: r for r in json.loads((table_path().parent / "evidence.json").read_text())["rows"]}
     for key, raw in cells.items():
-        if key.startswith("sglang:") and raw["source"] == "evidence":
-            rows = {r["id"]: r for r in json.loads((table_path().parent / "evidence.json").read_text())["rows"]}
-            assert all(rows[i]["engine"] in ("sglang", "measurement") for i in raw["rows"]), key
+        if key.startswith("init:") and raw["source"] == "evidence":  # helper ev33: by the quantity, not the engine
+            assert all(_builder().nccl_window(rows[i]) == "init" for i in raw["rows"]), key
+            assert all(rows[i]["engine"] in ("sglang", "measurement") or "free_pre_profile" in rows[i]["printed"]
+                       for i in raw["rows"]), key
     own, pooled = nccl_entry("nvlink", 8, engine="sglang"), nccl_entry("nvlink", 8)
-    assert "sglang:nvlink:8" in own.source and "vl_058" not in own.source and "vl_058" in pooled.source
+    assert "init:nvlink:8" in own.source and "vl_058" not in own.source and "vl_058" in pooled.source
     # world 16 (two nodes of eight) takes world 8's cell, per engine
     assert nccl_entry("nvlink", 16, engine="sglang").bytes == own.bytes
     assert nccl_entry("nvlink", 16).bytes == pooled.bytes
     # a transport's cells exist for SGLang wherever the pooled ones do
-    assert {k.split(":", 1)[1] for k in cells if k.startswith("sglang:")} == {k for k in cells if ":" in k and not k.startswith("sglang:")}
+    pooled_keys = {k for k in cells if k.count(":") == 1}
+    assert {k.split(":", 1)[1] for k in cells if k.startswith("init:")} == pooled_keys
     with pytest.raises(ValueError):
         nccl_entry("nvlink", 8, engine="trtllm")
 
@@ -157,7 +160,7 @@ def test_sglang_plan_charges_the_init_window_cell():
     from tpkit.startup.table import nccl_entry
     b = plan_baseline(lookup_gpu("H100-SXM-80GB"), ParallelSpec(tp=8), "0.5.9", None)
     nccl = [u for u in b.uses if u.item in ("NCCL process group", "NCCL communicator warm-up")]
-    assert len(nccl) == 2 and all("sglang:nvlink:8" in u.source for u in nccl)
+    assert len(nccl) == 2 and all("init:nvlink:8" in u.source for u in nccl)
     assert abs(sum(u.bytes.bytes for u in nccl) - nccl_entry("nvlink", 8, engine="sglang").bytes.bytes) <= 1
 
 
@@ -169,5 +172,70 @@ def test_a_derived_cell_says_it_has_no_sample_of_its_own():
     derived = nccl_entry("pcie", 8, engine="sglang")
     assert derived.samples == 0 and "no sample of its own; derived from sg_009" in derived.source
     assert "0 sample(s)" not in derived.source
-    measured = nccl_entry("pcie", 4, engine="sglang")
-    assert measured.samples == 1 and "1 sample(s) (sg_009)" in measured.source
+    measured = nccl_entry("pcie", 4, engine="sglang")  # helper ev33: vllm-14011 (free before profile_run) joins sg_009
+    assert measured.samples == 2 and "2 sample(s) (sg_009, vllm-14011)" in measured.source
+
+
+def test_each_nccl_row_is_sorted_by_the_window_it_measures():
+    """Helper ev33 (``scripts/build_startup_table.py`` ``nccl_window``): a vLLM non-torch line before 0.11 runs from a
+    snapshot before the distributed init to the end of the profile run (V0 ``worker.py`` ``init_device`` /
+    ``determine_num_available_blocks``, 0.6.6.post1, 0.7.1, 0.8.5; V1 ``gpu_worker.py`` ``init_device``, 0.10.2):
+    "profile".  SGLang's init line, tpkit's step measurement and vLLM's free memory before ``profile_run``: "init"."""
+    b = _builder()
+    rows = {r["id"]: r for r in json.loads((table_path().parent / "evidence.json").read_text())["rows"]}
+    for rid in ("vl_058", "vllm-a800-tp4-lf", "vl_004", "vl_021", "vl_250", "vl_068"):
+        assert b.nccl_window(rows[rid]) == "profile", rid
+    for rid in ("sg_010", "sg_105", "sg_009", "sg-16920", "tpkit-h200x2-steps", "vllm-14011"):
+        assert b.nccl_window(rows[rid]) == "init", rid
+    # a vLLM row that gives no NCCL sample (0.11+: the growth row) is no profile-window NCCL row
+    assert b.nccl_window({"engine": "vllm", "derive": [{"term": "vllm_nontorch_growth", "key": "tp2",
+                                                         "expr": "nontorch - nom('cublas', 'hopper')"}]}) == "init"
+
+
+def test_vllm_reads_the_nccl_cells_of_its_profile_window():
+    """Helper ev33: ``profile:`` NCCL cells are built from vLLM's own non-torch lines before 0.11 only (no SGLang init
+    line, no measurement); a world without such a sample takes the interpolation or the nearest sampled world with a
+    wider band; a transport without any (xGMI) the pooled cell."""
+    from tpkit.startup.table import nccl_entry, read_table
+    b = _builder()
+    rows = {r["id"]: r for r in json.loads((table_path().parent / "evidence.json").read_text())["rows"]}
+    cells = read_table()["terms"]["nccl"]
+    own_keys = [k for k in cells if k.startswith("profile:")]
+    assert {k.split(":", 1)[1] for k in own_keys} == {k for k in cells if k.startswith(("nvlink:", "pcie:"))}
+    for key in own_keys:
+        assert all(rows[i]["engine"] == "vllm" and b.nccl_window(rows[i]) == "profile" for i in cells[key]["rows"]), key
+    own, pooled = nccl_entry("nvlink", 8, window="profile"), nccl_entry("nvlink", 8)
+    assert "profile:nvlink:8" in own.source and "sg_010" not in own.source and "sg_010" in pooled.source
+    assert own.samples == 1 and own.bytes > pooled.bytes  # vl_058 alone (2.10 GiB printed, A100 SXM, 0.7.1)
+    two, four = nccl_entry("nvlink", 2, window="profile"), nccl_entry("nvlink", 4, window="profile")
+    assert two.samples == 0 and two.bytes == four.bytes and two.uncertainty.bytes == pytest.approx(
+        1.5 * four.uncertainty.bytes, abs=2)  # no vLLM NVLink line at world 2: world 4's, band x 1.5
+    assert "tpkit-h200x2-steps" not in two.source
+    assert nccl_entry("xgmi", 8, window="profile") == nccl_entry("xgmi", 8)
+    assert nccl_entry("pcie", 4, window="profile").samples == 3  # vl_068 / vl_069 / vl_070; vllm-14011 is init
+    assert nccl_entry("nvlink", 8, engine="sglang") == nccl_entry("nvlink", 8, window="init")
+    for bad in ({"engine": "vllm"}, {"window": "both"}, {"engine": "sglang", "window": "profile"}):
+        with pytest.raises(ValueError):
+            nccl_entry("nvlink", 8, **bad)
+
+
+@pytest.mark.parametrize("version, window, late", [
+    ("0.10.2", "profile", True), ("0.11.0", "init", False), ("0.8.5", "profile", False), ("0.34", "init", False),
+    ("v0", "profile", False), ("0.6.6", "profile", False)])
+def test_vllm_plan_reads_the_window_of_its_release(version, window, late):
+    """Before 0.11 (V0 every release, V1 up to 0.10.2) the snapshot precedes the distributed init and the non-torch
+    figure is read after the profile run: the TP group charges the ``profile:`` cell (after the snapshot in V1 from
+    0.9.1; with the uses where the rules charge every non-torch byte, ``v0_peak``).  From 0.11.0 the communicator is
+    created before the snapshot (0.11.0 ``gpu_worker.py`` ``init_device``): the ``init:`` cell, and what the profile
+    connects is the growth row."""
+    from tpkit.engines.vllm import resolve_rules
+    from tpkit.engines.vllm.baseline import nccl_window, plan_baseline
+    from tpkit.parallel import ParallelSpec
+    from tpkit.startup.table import nccl_entry
+    rules = resolve_rules(version)
+    assert nccl_window(rules) == window
+    base = plan_baseline(lookup_gpu("A100-SXM-40GB"), ParallelSpec(tp=8), rules)
+    lines = [u for u in base.uses + base.after_snapshot if u.item.startswith("NCCL")]
+    assert len(lines) == 2 and all(f"{window}:nvlink:8" in u.source for u in lines)
+    assert abs(sum(u.bytes.bytes for u in lines) - nccl_entry("nvlink", 8, window=window).bytes.bytes) <= 1
+    assert all(u in base.after_snapshot for u in lines) == late

@@ -108,24 +108,47 @@ def entry(term: str, key: str) -> Entry:
                  source=source)
 
 
-def nccl_entry(transport: str, world: int, *, engine: str | None = None) -> Entry:
+_WINDOW_OF_ENGINE = {"sglang": "init"}
+"""the window an engine reads whatever its release (vLLM's depends on the release: its baseline passes ``window``)"""
+
+
+def nccl_entry(transport: str, world: int, *, engine: str | None = None, window: str | None = None) -> Entry:
     """NCCL init + first collective for ``world`` ranks over ``transport`` (the next tabulated world ≥ it).
 
-    ``engine="sglang"``: the cell built from the samples that measure SGLang's init window only (its 'Init torch
-    distributed ends' lines and tpkit's own step measurement; key ``sglang:<transport>:<world>``, helper ev32):
-    a vLLM non-torch line before 0.11 runs from a snapshot taken before the distributed init to the end of the
-    profile run (vllm 0.7.1 ``Worker.init_device`` / ``determine_num_available_blocks``), so it also holds the
-    channels the profile's large collectives connected, which SGLang's pool sizing never sees (they come after its
-    'Load weight begin' sample).  ``None``: every sample pooled (vLLM's plans).  A table without the engine's cell
-    (built before ev32) gives the pooled one."""
+    ``window`` picks the cells built from the samples of one quantity (``scripts/build_startup_table.py``
+    ``nccl_window``), the one the caller's memory accounting sees:
+
+    * ``"init"`` (key ``init:<transport>:<world>``; ``engine="sglang"`` means this): a communicator's init and its
+      1-element warm-up only — SGLang's 'Init torch distributed ends' lines, tpkit's own step measurement, a vLLM
+      free-memory reading before its profile run (helper ev32, ev33).  SGLang's pool sizing never sees the channels
+      later collectives connect (they come after its 'Load weight begin' sample); vLLM from 0.11 creates the
+      communicator before its init snapshot (0.11.0 ``v1/worker/gpu_worker.py`` ``init_device``) and charges what the
+      profile connects as ``vllm_nontorch_growth``.
+    * ``"profile"`` (key ``profile:<transport>:<world>``): vLLM's non-torch lines before 0.11 only (helper ev33): from
+      0.6.6.post1 to 0.10.2 the snapshot precedes the distributed init and the non-torch increase is read after the
+      profile run (V0 ``worker/worker.py`` ``Worker.init_device`` / ``determine_num_available_blocks``, V1
+      ``v1/worker/gpu_worker.py`` ``init_device`` / ``determine_available_memory``), so the line holds the
+      communicator, its warm-up and every channel the profile's large collectives connected — what vLLM charges for
+      NCCL before 0.11, what a communicator made inside the profile holds, and what bounds the later growth over
+      PCIe (``terms.vllm_nontorch_growth``).
+    * ``None``: every sample pooled (``tpkit.explain.gpuinfer``'s bound over transports).
+
+    A world without a sample of the window's own takes the interpolation or the nearest sampled world of the same
+    cells, with a wider band (``cell`` / ``_nccl_cells``); a transport without any sample of the window (the profile
+    window over xGMI), or a table built before the window's cells, gives the pooled cell."""
     if transport not in ("nvlink", "pcie", "xgmi"):
         raise ValueError(f"transport must be 'nvlink', 'pcie' or 'xgmi', got {transport!r}")
-    if engine not in (None, "sglang"):
-        raise ValueError(f"engine must be None or 'sglang', got {engine!r}")
+    if engine not in (None, *_WINDOW_OF_ENGINE):
+        raise ValueError(f"engine must be None or 'sglang' (vLLM passes window=), got {engine!r}")
+    if engine is not None and window not in (None, _WINDOW_OF_ENGINE[engine]):
+        raise ValueError(f"engine {engine!r} reads the {_WINDOW_OF_ENGINE[engine]!r} window, got window={window!r}")
+    window = window or _WINDOW_OF_ENGINE.get(engine or "")
+    if window not in (None, "init", "profile"):
+        raise ValueError(f"window must be None, 'init' or 'profile', got {window!r}")
     tabulated = next((w for w in _NCCL_WORLDS if w >= world), _NCCL_WORLDS[-1])
     key = f"{transport}:{tabulated}"
-    if engine is not None and f"{engine}:{key}" in read_table()["terms"]["nccl"]:
-        key = f"{engine}:{key}"
+    if window is not None and f"{window}:{key}" in read_table()["terms"]["nccl"]:
+        key = f"{window}:{key}"
     return entry("nccl", key)
 
 

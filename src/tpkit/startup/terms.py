@@ -111,7 +111,7 @@ def cuda_context(gpu: GpuSpec | None, state: GpuState | None = None) -> Cost:
 
 
 def nccl_costs(gpu: GpuSpec | None, world: int, *, transport: str, nodes: int = 1,
-               links: str = "", engine: str | None = None) -> tuple[Cost, ...]:
+               links: str = "", engine: str | None = None, window: str | None = None) -> tuple[Cost, ...]:
     """NCCL communicator init and its first (warm-up) collective for a ``world``-rank group over ``transport``
     (``"nvlink"``, ``"pcie"``, or ``"xgmi"``: RCCL on AMD Instinct boards, whose cells hold SGLang's distributed init
     there less its HIP all-reduce buffers); none for one rank.  The table's total is split in the ratio measured on 2× H200.
@@ -120,10 +120,11 @@ def nccl_costs(gpu: GpuSpec | None, world: int, *, transport: str, nodes: int = 
     transport (InfiniBand/RoCE with GPUDirect keeps its buffers on the GPU, sockets in host memory), so the row of
     ``transport`` is charged as an ASSUMPTION with a band of ± its nominal (from none of it to twice it).
     ``links``: which links were assumed and from where (``GroupTopology.describe`` and its source), stated in the
-    lines' source.  ``engine``: ``"sglang"`` reads the cell of SGLang's init window (``nccl_entry``)."""
+    lines' source.  ``engine="sglang"`` / ``window="init"`` read the init window's cell, ``window="profile"`` the
+    cell of vLLM's non-torch lines before 0.11 (``nccl_entry``)."""
     if world < 2:
         return ()
-    e = nccl_entry(transport, world, engine=engine)
+    e = nccl_entry(transport, world, engine=engine, window=window)
     share = nccl_init_fraction()
     total_unc = e.uncertainty
     source = e.source
@@ -170,9 +171,9 @@ def vllm_nontorch_growth(world: int, *, transport: str | None = None) -> Cost:
     larger worlds' row does not carry over.  Not the whole cause: A100s (no NVLS) show the same split.
 
     ``transport="pcie"`` (one node, CUDA peer access, no full NVLink mesh; helper ntg, 2026-12-04): the row is
-    bounded by the start-up table's NCCL cell for PCIe at that world (``nccl[pcie:W]``, init + first collective),
-    when that is smaller.  Why it bounds it: before 0.11 ``gpu_worker.init_device`` takes its snapshot before
-    ``init_worker_distributed_environment`` (vllm 0.10.1/0.10.2 wheels; V0 ``worker.py init_device``, 0.7.1), so
+    bounded by the start-up table's vLLM NCCL cell for PCIe at that world (``nccl[profile:pcie:W]``: vLLM's non-torch
+    lines before 0.11, helper ev33), when that is smaller.  Why it bounds it: before 0.11
+    ``gpu_worker.init_device`` takes its snapshot before ``init_worker_distributed_environment`` (vllm 0.10.1/0.10.2 wheels; V0 ``worker.py init_device``, 0.7.1), so
     the non-torch lines of those releases, from which the PCIe cells are derived, hold NCCL's communicators, their
     warm-up and every channel the profile run connected (vl_021: 8 x L40S, vLLM 0.10.2, NCCL 2.27.3, 0.21 GiB in
     all); from 0.11 the init and warm-up sit before the snapshot (0.11.0 / 0.19.0 wheels) and only the rest
@@ -191,7 +192,7 @@ def vllm_nontorch_growth(world: int, *, transport: str | None = None) -> Cost:
         raise ValueError(f"transport must be None or 'pcie' (one node, peer access, no NVLink mesh), got {transport!r}")
     if transport is None or world < 2:
         return table_cost("extra", "vllm_nontorch_growth", key, item=item)
-    row, nccl = entry("vllm_nontorch_growth", key), nccl_entry("pcie", world)
+    row, nccl = entry("vllm_nontorch_growth", key), nccl_entry("pcie", world, window="profile")
     if nccl.bytes >= row.bytes:  # the nominals decide; the band end is applied to the cell taken
         return table_cost("extra", "vllm_nontorch_growth", key, item=item)
     return Cost(key="extra", item=item, bytes=nccl.bytes,

@@ -131,6 +131,20 @@ def _late(key: str, rules: VllmRules) -> str | None:
     return None
 
 
+def nccl_window(rules: VllmRules) -> str:
+    """Which start-up-table NCCL cells the release's TP × PP communicator reads (``tpkit.startup.table.nccl_entry``,
+    helper ev33).  Before 0.11 (``distributed_after_snapshot``) the init snapshot precedes the distributed init and
+    the non-torch increase is read after the profile run (V0 ``worker/worker.py`` ``init_device`` /
+    ``determine_num_available_blocks``, 0.6.6.post1 / 0.7.1 / 0.8.5; V1 ``v1/worker/gpu_worker.py`` ``init_device``
+    / ``determine_available_memory``, 0.10.2), so vLLM charges the communicator with every channel the profile
+    connected: ``"profile"``, the cells of vLLM's own non-torch lines of those releases.  From 0.11.0 the snapshot
+    follows the distributed init: the communicator and its 1-element warm-up sit before it (``"init"``, the cells of
+    the init window) and what the profile connects grows after it (``profile_nontorch_growth``).  V0 (every
+    release; its rules charge every non-torch byte, ``v0_peak``) reads ``"profile"``: its profile-end figure holds the
+    whole communicator too."""
+    return "profile" if rules.engine == "V0" or rules.distributed_after_snapshot else "init"
+
+
 def _costs(gpu: GpuSpec, parallel: ParallelSpec, rules: VllmRules, machine: MachineProfile | None,
            context: Cost, disable_car: bool, extra: tuple[LineItem, ...],
            choice: LinkChoice | None = None) -> tuple[tuple[Cost, ...], frozenset]:
@@ -139,7 +153,7 @@ def _costs(gpu: GpuSpec, parallel: ParallelSpec, rules: VllmRules, machine: Mach
     car, others = allreduce_costs(gpu, links, parallel.tp, rules, disable_custom_all_reduce=disable_car)
     own = tuple(LineItem(item=c.item, bytes=c.bytes, source=c.source) for c in others if c.bytes)
     nccl = nccl_costs(gpu, parallel.num_gpus, transport="nvlink" if links.full_nvlink else "pcie",
-                      nodes=links.num_nodes, links=links_note(links))
+                      nodes=links.num_nodes, links=links_note(links), window=nccl_window(rules))
     nvls = vllm_nvls_cost(gpu, parallel.tp, rules.release, full_nvlink=links.full_nvlink, nodes=links.num_nodes)
     costs = startup_costs(
         context=context, nccl=nccl + ((nvls,) if nvls is not None else ()),
@@ -239,7 +253,7 @@ def profile_nontorch_growth(gpu: GpuSpec, parallel: ParallelSpec, rules: VllmRul
     if parallel.dp > 1 and moe:
         group = group_links(gpu, None, range(0, parallel.num_gpus, parallel.tp * parallel.pp), links)
         nccl = nccl_costs(gpu, parallel.dp, transport="nvlink" if group.full_nvlink else "pcie",
-                          nodes=group.num_nodes)
+                          nodes=group.num_nodes, window="profile")
         parts.append((sum((c.bytes for c in nccl), Bytes(0)), sum((c.uncertainty for c in nccl), Bytes(0)),
                       "DP-group NCCL communicator created lazily by the MoE all-to-all broadcast; init + first "
                       "collective " + nccl[0].source))
