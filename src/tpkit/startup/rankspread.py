@@ -40,6 +40,7 @@ vLLM, two workers or more.
 
 from __future__ import annotations
 
+from tpkit.hardware.gpu import gpu_platform  # the PLATFORM_STATS key of a vendor (re-exported)
 from tpkit.units import Bytes, GiB
 
 __all__ = ["SGLANG_BELOW_RANK0", "SGLANG_RANGE", "VLLM_RANGE", "VLLM_RANGE_WORLD2", "SPREAD_STATS",
@@ -158,15 +159,6 @@ def _platform_stat(platform: str, what: str) -> str:
     p90, top, n, at = PLATFORM_STATS[platform][what]
     return (f"p90 {p90:.2f} GiB over the {n} {'ROCm' if platform == 'rocm' else 'CUDA'} deployments that print every "
             f"rank, max {top:.2f} ({', '.join(at)})")
-
-
-def gpu_platform(vendor: str | None) -> str | None:
-    """The ``PLATFORM_STATS`` key of a GPU vendor (the catalog's ``vendor``: "AMD" → "rocm", "NVIDIA" → "cuda"),
-    None for a GPU not known or of another vendor: the one home of that mapping for explain's unprinted ranks
-    (``sglang_rank_spread``).  The statistic's own split (``scripts/rank_spread.platform_of``) reads a log's AMD / HIP
-    sign; a log without one counts as "cuda" there, which is what an NVIDIA GPU's log is."""
-    name = str(vendor or "").upper()
-    return "rocm" if name == "AMD" else "cuda" if name == "NVIDIA" else None
 
 
 def sglang_rank_spread(rank0_printed: bool, platform: str | None = None) -> tuple[Bytes, str]:

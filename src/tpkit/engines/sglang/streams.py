@@ -51,6 +51,7 @@ metadata's first kernels (``metadata_kernels``, helper cap26).
 from __future__ import annotations
 
 from tpkit.engines.sglang.versions import at_least
+from tpkit.hardware.gpu import is_amd
 from tpkit.units import Bytes, MiB
 
 __all__ = ["STREAM_POOL_BYTES", "FIRST_RELEASE", "UNSEEN_BY", "STREAM_POOL_SOURCE", "forward_stream_pool",
@@ -82,7 +83,7 @@ def forward_stream_pool(version: str, *, world: int, vendor: str | None, virtual
     module docstring)."""
     if world != 1 or not at_least(version, FIRST_RELEASE) or virtualiser == UNSEEN_BY:
         return Bytes(0)
-    if vendor is not None and str(vendor).upper() == "AMD":
+    if is_amd(vendor):
         return Bytes(0)
     return STREAM_POOL_BYTES
 
@@ -142,7 +143,7 @@ def metadata_kernels(version: str, *, world: int, vendor: str | None, virtualise
     counts only its hooked allocations), as for the stream pool."""
     if world != 1 or virtualiser == UNSEEN_BY or not _in_window(version):
         return Bytes(0)
-    if vendor is not None and str(vendor).upper() == "AMD":
+    if is_amd(vendor):
         return Bytes(0)
     return first_kernel_bytes()
 
