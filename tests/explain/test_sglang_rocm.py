@@ -15,11 +15,12 @@ from tpkit.explain import explain_log
 from tpkit.explain.sglang import ROCM_GAP_ITEM
 from tpkit.explain.sgrocm import METADATA_CLASSES, ROUNDING, TOTAL_ROUNDING
 from tpkit.hardware.catalog import lookup_gpu
+from tpkit.units import Bytes, GiB
 from tpkit.startup.rankspread import (PLATFORM_STATS, ROCM_FREE_BEFORE_INIT, SGLANG_BELOW_RANK0, SGLANG_RANGE,
                                       gpu_platform, sglang_rank_spread)
 
 GIB = 2**30
-REF = ROCM_FREE_BEFORE_INIT["MI300X"][0]
+REF = ROCM_FREE_BEFORE_INIT["MI300X"].largest.bytes / GIB  # 191.48 GiB
 TOTAL = lookup_gpu("MI300X").total_bytes.bytes / GIB  # 191.98 GiB, HIP's 'total capacity'
 MOE = "Qwen/Qwen3-30B-A3B"  # Qwen3MoeForCausalLM: builds the metadata
 _HEAD = ("[2025-12-13 10:50:50] server_args=ServerArgs(model_path='{m}', tp_size=2, "
@@ -92,8 +93,16 @@ def test_the_corpus_reference_is_round_cap31as_bound():
             assert abs(corpus[0].high.bytes - (round(lost * GIB) + ROUNDING.bytes)) <= GIB // 200
             assert abs((device[0].high.bytes - corpus[0].high.bytes) - (TOTAL - REF) * GIB - TOTAL_ROUNDING.bytes) \
                 <= GIB // 200
+            assert "(191.48 GiB over 55 corpus logs, startup.rankspread.ROCM_FREE_BEFORE_INIT)" in corpus[1]
         with pytest.raises(ValueError):
             rocm_pre_gap(parsed, ctx, reference="guess")
+
+
+def test_the_corpus_reference_carries_bytes():
+    """Round rev32's leftover (helper tidy33): the figure was a tuple of float GiB; it is a record with a ``Bytes``."""
+    for gpu, ref in ROCM_FREE_BEFORE_INIT.items():
+        assert isinstance(ref.largest, Bytes) and ref.logs >= len(ref.at) >= 1, gpu
+    assert ROCM_FREE_BEFORE_INIT["MI300X"].largest == GiB(191.48)
 
 
 def test_the_bound_reads_the_rank_whose_load_weight_begin_is_the_min():
@@ -139,7 +148,8 @@ def test_the_figures_are_what_the_corpus_measures():
     for plat, stats in mod.platform_stats(rows).items():
         for what, (p90, top, n, at, _deps) in stats.items():
             assert (p90, top, n, tuple(at)) == PLATFORM_STATS[plat][what], (plat, what)
-    assert {g: (v, n, tuple(at)) for g, (v, n, at) in mod.free_before_init_stats(rows).items()} == ROCM_FREE_BEFORE_INIT
+    assert {g: (GiB(v), n, tuple(at)) for g, (v, n, at) in mod.free_before_init_stats(rows).items()} == \
+        {g: (ref.largest, ref.logs, ref.at) for g, ref in ROCM_FREE_BEFORE_INIT.items()}
 
 
 @pytest.mark.parametrize("text, gpu, platform", [

@@ -82,8 +82,10 @@ def refuse_unsupported_gpu(engine: str, gpu, machine=None, *, verb: str = "plan"
     ``MachineProfile``: a probed GPU the catalog does not name still carries its compute capability): an NVIDIA GPU
     below ``MIN_COMPUTE_CAPABILITY[engine]``.  A GPU of unknown compute capability (``--gpu-memory``) passes.  ``verb``:
     what the hint to try the other engine says (``plan`` it, ``model`` it)."""
+    from tpkit.hardware.gpu import NVIDIA, is_nvidia  # the package root imports nothing at load (module docstring)
+
     low = MIN_COMPUTE_CAPABILITY.get(engine)
-    if low is None or getattr(gpu, "vendor", "NVIDIA") != "NVIDIA":
+    if low is None or not is_nvidia(getattr(gpu, "vendor", NVIDIA)):
         return
     seen = [(gpu.name, gpu.compute_capability)]
     seen += [(g.name, g.compute_capability) for g in (machine.gpus if machine is not None else ())]

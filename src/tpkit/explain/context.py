@@ -21,6 +21,7 @@ from tpkit.explain.runfacts import compile_cache_note, links_from_log, resolve_g
 from tpkit.explain.runtp import (TP_CANDIDATES, sglang_tag_era, tag_era_basis, tp_divides_heads,
                                  tp_from_numbers, tp_from_process_names, tp_from_ranks,
                                  tp_default_evidence)
+from tpkit.hardware.gpu import is_amd
 from tpkit.logs import ParsedLog
 from tpkit.logs.gpu_names import mig_slice_named
 from tpkit.logs.engine import releases_in
@@ -185,4 +186,4 @@ def build_context(parsed: ParsedLog, flags: dict | None = None, *, forced_custom
 def is_rocm(ctx: Context) -> bool:
     """Whether the log's GPU (printed, or the --gpu flag) is an AMD one: the platform sign the rules read
     (``explain.sgrocm``; the rank spread of ``startup.rankspread.PLATFORM_STATS``)."""
-    return ctx.gpu is not None and str(getattr(ctx.gpu, "vendor", "") or "").upper() == "AMD"
+    return ctx.gpu is not None and is_amd(getattr(ctx.gpu, "vendor", None))

@@ -10,6 +10,7 @@ import re
 from tpkit.explain.context import Context
 from tpkit.explain.interval import Iv
 from tpkit.explain.refusals import REFUSED
+from tpkit.hardware.gpu import is_amd
 from tpkit.logs import ParsedLog
 from tpkit.logs.engine import releases_in
 from tpkit.units import Bytes, gib_text, mib_text
@@ -67,7 +68,7 @@ def aiter_factor(ctx: Context, parsed: ParsedLog, tp: int, *, flag: bool = False
     by helper gs30, session 30), so a fraction the log prints already carries it: only a flag's (the user's value)
     is multiplied then.  ``flag``: the factor on a value the user gives as ``--mem-fraction-static`` (a fix's), which
     every release multiplies.  A log that prints another attention backend has none; None without a named AMD GPU."""
-    if ctx.model is None or ctx.gpu is None or getattr(ctx.gpu, "vendor", None) != "AMD":
+    if ctx.model is None or ctx.gpu is None or not is_amd(getattr(ctx.gpu, "vendor", None)):
         return None
     backend = parsed.run.value("attention_backend") or ctx.get("attention_backend")  # the log's, else the flag's
     if backend is not None and str(backend) != "aiter":

@@ -162,6 +162,6 @@ def _ceiling(ctx: Context, reference: str) -> tuple[Bytes, str, Bytes] | None:
         ref = ROCM_FREE_BEFORE_INIT.get(str(ctx.gpu.name))
         if ref is None:
             return None
-        return GiB(ref[0]), (f"the largest seen on {ctx.gpu.name} ({ref[0]:.2f} GiB over {ref[1]} corpus logs, "
-                             "startup.rankspread.ROCM_FREE_BEFORE_INIT): a bound measured on the corpus"), ROUNDING
+        return ref.largest, (f"the largest seen on {ctx.gpu.name} ({gib_text(ref.largest)} over {ref.logs} corpus "
+                             "logs, startup.rankspread.ROCM_FREE_BEFORE_INIT): a bound measured on the corpus"), ROUNDING
     raise ValueError(f"reference must be 'device' or 'corpus', got {reference!r}")

@@ -17,6 +17,7 @@ from tpkit.explain.vpeak import GraphEstimateUse, graph_estimate_use
 from tpkit.explain.vtokens import Rebuilt, rebuild_tokens, log_rules
 from tpkit.explain.vworkers import (may_print_per_worker, min_over_workers, per_worker_capacity, tightest_worker,
                                     worker_spread, workers_available)
+from tpkit.hardware.gpu import is_amd
 from tpkit.logs import ParsedLog, RankView
 from tpkit.records import dataclass
 from tpkit.units import Bytes
@@ -139,7 +140,7 @@ def _extensible_rows(parsed: ParsedLog, view: RankView, ctx: Context, rows: list
     model = ctx.model
     segments = int(getattr(model, "num_layers", 0) or 0) // max(pp, 1) if model is not None else 0
     pool = extensible_pool(parsed, view, rows, requested=requested, reservation=available, segments=segments,
-                           rocm=str(getattr(ctx.gpu, "vendor", "")).upper() == "AMD")
+                           rocm=is_amd(getattr(ctx.gpu, "vendor", None)))
     ext, ext_n = view.last("kv_extended"), view.last("kv_extended_blocks")
     if ext:
         rows.append(printed_row("KV pool after warm-up (printed)", ext,

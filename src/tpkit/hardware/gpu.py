@@ -1,11 +1,20 @@
-"""``GpuSpec``: one GPU model's facts (pure value type)."""
+"""``GpuSpec``: one GPU model's facts (pure value type); its vendor's tests, the one home of every vendor test.
+
+``is_amd`` / ``is_nvidia`` / ``gpu_platform`` (helper tidy33, 2026-12-07, session 33): the catalog's ``vendor``
+(``hardware/data/gpus.json``) is ``"NVIDIA"`` or ``"AMD"``; a GPU given by ``--gpu-memory`` alone is planned as NVIDIA
+(``GpuSpec``'s default).  Every rule that branches on the vendor (CUDA or ROCm builds of the engines, XGMI links, the
+HIP all-reduce, the rotary cache's dtype) asks here, so the spelling (case, a missing GPU, a vendor neither of the
+two) is decided once: a vendor string is compared upper-cased, and None (no GPU known) is neither vendor.  Here,
+beside ``GpuSpec``, because every command imports this module already (tests/cli/test_cold_imports.py);
+``tests/core/test_vendor_one_home.py`` fails when a comparison with a vendor literal comes back elsewhere in src/.
+"""
 
 from __future__ import annotations
 
 from tpkit.records import dataclass
 from tpkit.units import Bytes
 
-__all__ = ["GpuSpec"]
+__all__ = ["GpuSpec", "AMD", "NVIDIA", "is_amd", "is_nvidia", "gpu_platform"]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -126,3 +135,31 @@ class GpuSpec:
             "total_source": self.total_source, "nvidia_smi_total_mib": self.nvidia_smi_total_mib,
             "compute_capability": ".".join(map(str, self.compute_capability)) if self.compute_capability else None,
         }
+
+
+AMD = "AMD"
+"""the catalog's vendor of AMD Instinct GPUs (ROCm / HIP builds of the engines)"""
+NVIDIA = "NVIDIA"
+"""the catalog's vendor of NVIDIA GPUs (CUDA builds), and ``GpuSpec``'s default"""
+
+
+def _upper(vendor: str | None) -> str:
+    return str(vendor or "").upper()
+
+
+def is_amd(vendor: str | None) -> bool:
+    """Whether ``vendor`` (a ``GpuSpec.vendor``, or None when no GPU is known) is AMD: the engines' ROCm / HIP path."""
+    return _upper(vendor) == AMD
+
+
+def is_nvidia(vendor: str | None) -> bool:
+    """Whether ``vendor`` (a ``GpuSpec.vendor``, or None when no GPU is known) is NVIDIA: the engines' CUDA path."""
+    return _upper(vendor) == NVIDIA
+
+
+def gpu_platform(vendor: str | None) -> str | None:
+    """The platform of a GPU vendor — ``"rocm"`` for AMD, ``"cuda"`` for NVIDIA — and None for a GPU not known or of
+    another vendor (``startup.rankspread.PLATFORM_STATS``' keys; moved here from ``startup.rankspread``, which
+    re-exports it).  The rank-spread statistic's own split (``scripts/rank_spread.platform_of``) reads a log's AMD /
+    HIP sign; a log without one counts as "cuda" there, which is what an NVIDIA GPU's log is."""
+    return "rocm" if is_amd(vendor) else "cuda" if is_nvidia(vendor) else None

@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from tpkit.errors import PlanInputError
+from tpkit.hardware.gpu import is_nvidia
 from tpkit.perf.constants import C
 from tpkit.records import dataclass
 
@@ -123,7 +124,7 @@ def sglang_router_kernels(model, version: str | None, *, vendor: str = "NVIDIA")
 
     base, given = parse_version(version, "sglang")   # the perf command's own error for an unreadable version
     groups = model.extra.get("n_group")
-    if model.moe is None or vendor != "NVIDIA" or not model.extra.get("score_correction_bias") or not groups:
+    if model.moe is None or not is_nvidia(vendor) or not model.extra.get("score_correction_bias") or not groups:
         return 0, ""
     post = re.search(r"post(\d+)", version) if given else None
     return router_extra_kernels(num_experts=model.moe.num_experts, n_group=int(groups),

@@ -12,6 +12,7 @@ import dataclasses
 import math
 
 from tpkit.errors import PlanInputError
+from tpkit.hardware.gpu import is_amd
 from tpkit.models.layout import padded_vocab
 from tpkit.models.spec import ModelSpec
 from tpkit.perf.accept import accept_length
@@ -361,7 +362,7 @@ def _what_ifs(ctx: _Ctx, policy: str) -> tuple[tuple[str, float, float, tuple[st
         newest = ".".join(map(str, NEWEST[req.engine]))
         alts.append((f"{req.engine} {newest}", {"engine_version": None, "sglang_spec_v2": None}, ()))
     alts += _spec_v2_alts(req, rt)
-    if not rt.verify_split_kv and str(req.gpu.vendor).upper() != "AMD":  # SGLang triton; vLLM FLASH_ATTN on FA2
+    if not rt.verify_split_kv and not is_amd(req.gpu.vendor):  # SGLang triton; vLLM FLASH_ATTN on FA2
         alts.append(split_kv_alternative(req.engine))  # (perf.fa2_verify); its FlashInfer has no ROCm build
     if req.eager:
         alts.append(("with CUDA graphs", {"eager": False}, ()))

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from tpkit.engines import release_tuple
 from tpkit.errors import PlanInputError
+from tpkit.hardware.gpu import is_amd
 from tpkit.perf.fa2_verify import multi_token_attention
 from tpkit.perf.mla_splits import decode_kv_splits
 from tpkit.perf.runtime_sglang import _sglang, sglang_default_backend, streams_new_ids_only
@@ -232,11 +233,11 @@ def _sglang_runtime(ver: tuple, version: str | None, backend: str, mla: bool, to
                     algorithm: str | None, spec_v2: bool | None, vendor: str) -> dict:
     """``runtime_for``'s SGLang facts (``_sglang``) and whether its stream sends new ids only; aiter, SGLang's ROCm
     backend, is refused on another vendor's GPU."""
-    if backend == "aiter" and str(vendor).upper() != "AMD":
+    if backend == "aiter" and not is_amd(vendor):
         raise PlanInputError(f"--attention-backend aiter is SGLang's ROCm backend (AMD aiter kernels) and the GPU is "
                              f"{vendor}; use one of {', '.join(b for b in ATTENTION_BACKENDS['sglang'] if b != 'aiter')}, "
                              "or leave --attention-backend out")
-    return {**_sglang(ver, backend, mla, topk, algorithm, spec_v2, rocm=str(vendor).upper() == "AMD"),
+    return {**_sglang(ver, backend, mla, topk, algorithm, spec_v2, rocm=is_amd(vendor)),
             "stream_new_ids_only": streams_new_ids_only(version)}
 
 

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 
 from tpkit.errors import PlanInputError
+from tpkit.hardware.gpu import is_amd
 from tpkit.perf.constants import C
 
 __all__ = ["sglang_spec_v2", "sglang_default_backend", "sglang_rocm_backend", "FA3_DEFAULT_FIRST", "AITER_DEFAULT_FIRST",
@@ -61,7 +62,7 @@ def sglang_default_backend(ver: tuple[int, int, int], cc: tuple[int, int], mla: 
     flashinfer, which perf prices as it prices fa3: both split the KV).  ``vendor`` (the GPU catalog's) "AMD": the
     ROCm rule, ``sglang_rocm_backend`` (``kv_heads_per_rank`` and ``speculative`` are read there only); the compute
     capability is not read for it (MI300X reports 9.4, which is not Hopper)."""
-    if str(vendor).upper() == "AMD":
+    if is_amd(vendor):
         return sglang_rocm_backend(ver, mla, kv_heads_per_rank=kv_heads_per_rank, speculative=speculative)
     if ver < FA3_DEFAULT_FIRST:
         return "triton" if mla else "flashinfer"

@@ -23,6 +23,7 @@ from __future__ import annotations
 import dataclasses
 
 from tpkit.errors import PlanInputError
+from tpkit.hardware.gpu import is_nvidia
 from tpkit.models.params import LAYER0_NAME_KEY
 from tpkit.models.spec import ModelSpec
 from tpkit.perf.constants import C
@@ -245,7 +246,7 @@ def draft_step_kernels(req, draft: ModelSpec, settings: SpecSettings, batch: int
     ``vocab_remap_kernels`` on the batch's rows, SGLang's ``draft_topk_kernels`` on ``sample_rows``."""
     remap = vocab_remap_kernels(req.model, draft, settings, batch) if req.engine == "vllm" else []
     topk = draft_topk_kernels(draft, settings, sample_rows, version=version,
-                              cuda=req.gpu.vendor == "NVIDIA") if req.engine == "sglang" else []
+                              cuda=is_nvidia(req.gpu.vendor)) if req.engine == "sglang" else []
     fc = extra_draft_kernels(req.model, settings, batch * tokens, req.tp, target_hidden=target_hidden)
     mid = eagle3_midlayer_kernels(draft.hidden_size, batch * tokens) if settings.family == "EAGLE3" else []
     return fc + mid + remap + topk, len(remap)

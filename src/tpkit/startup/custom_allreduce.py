@@ -54,7 +54,7 @@ Each returns a ``Cost`` of 0 bytes, with the reason, when the implementation doe
 
 from __future__ import annotations
 
-from tpkit.hardware.gpu import GpuSpec
+from tpkit.hardware.gpu import GpuSpec, is_nvidia
 from tpkit.records import dataclass
 from tpkit.startup.cost import Cost
 from tpkit.hardware.topology import GroupTopology
@@ -81,7 +81,7 @@ def sglang_custom_allreduce(gpu: GpuSpec, links: GroupTopology, world: int, *, v
     if world < 2:
         return _cost(Bytes(0), "none (tp = 1)")
     nvlink = links.full_nvlink
-    cuda = gpu.vendor == "NVIDIA"
+    cuda = is_nvidia(gpu.vendor)
     if links.num_nodes > 1:
         return _cost(Bytes(0), f"disabled: the TP group spans {links.num_nodes} nodes (sglang 0.4.2–0.5.23 "
                                "CustomAllreduce.__init__ / custom_all_reduce_utils.py "
@@ -195,7 +195,7 @@ def _mib(amount: Bytes) -> str:
 
 def _cap(gpu: GpuSpec, links: GroupTopology) -> str | None:
     cc = links.compute_capability or gpu.compute_capability
-    return f"{cc[0]}.{cc[1]}" if cc and gpu.vendor == "NVIDIA" else None
+    return f"{cc[0]}.{cc[1]}" if cc and is_nvidia(gpu.vendor) else None
 
 
 def multicast_group(gpu: GpuSpec, links: GroupTopology, world: int) -> bool:
@@ -230,7 +230,7 @@ def _custom(gpu: GpuSpec, links: GroupTopology, world: int, rel: VllmAllreduceRe
     if world not in rel.world_sizes or world > 8:
         return (Cost(key="custom_allreduce", item="custom all-reduce buffers", bytes=Bytes(0),
                      source=f"not initialised (TP {world})"),)
-    cuda = gpu.vendor == "NVIDIA"
+    cuda = is_nvidia(gpu.vendor)
     if links.num_nodes > 1 and not (rel.mnnvl_lamport and _mnnvl(gpu, links, world)):
         return (Cost(key="custom_allreduce", item="custom all-reduce buffers", bytes=Bytes(0),
                      source=f"disabled: the TP group spans {links.num_nodes} nodes (vllm ≤ 0.26 custom_all_reduce.py "

@@ -17,7 +17,7 @@ table (``tpkit.startup.table``) is keyed by these names.
 
 from __future__ import annotations
 
-from tpkit.hardware.gpu import GpuSpec
+from tpkit.hardware.gpu import GpuSpec, is_amd
 
 __all__ = ["FAMILIES", "gpu_family"]
 
@@ -34,7 +34,7 @@ def gpu_family(gpu: GpuSpec | None) -> str:
     """The start-up cost family of ``gpu`` (``"unknown"`` when the catalog gives no architecture)."""
     if gpu is None:
         return "unknown"
-    if gpu.vendor == "AMD":
+    if is_amd(gpu.vendor):
         return "cdna3" if any(tag in gpu.name.upper() for tag in _AMD_CDNA3) else "unknown"
     cc = gpu.compute_capability
     if cc is None:

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from tpkit.errors import PlanInputError
-from tpkit.hardware.gpu import GpuSpec
+from tpkit.hardware.gpu import GpuSpec, is_nvidia
 from tpkit.hardware.topology import GroupTopology, Topology
 from tpkit.records import dataclass
 
@@ -146,7 +146,7 @@ def _override(topo: Topology, gpu: GpuSpec, choice: LinkChoice, positions: Seque
     index in the deployment (default its index in ``topo``), which places it on its host."""
     n = topo.num_gpus
     positions = range(n) if positions is None else positions
-    if choice.link == "nvlink" and gpu.nvlink_gbps_per_direction is None and gpu.vendor == "NVIDIA":
+    if choice.link == "nvlink" and gpu.nvlink_gbps_per_direction is None and is_nvidia(gpu.vendor):
         raise PlanInputError(f"--link nvlink: {gpu.name} has no NVLink in the catalog; use --link pcie (or name the "
                              "NVLink variant of the GPU with --gpu, see --list-gpus; for two boards joined by an "
                              "NVLink bridge, which gives them CUDA peer access, use --p2p)")

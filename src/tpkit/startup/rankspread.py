@@ -40,11 +40,13 @@ vLLM, two workers or more.
 
 from __future__ import annotations
 
+from tpkit.hardware.gpu import gpu_platform  # the PLATFORM_STATS key of a vendor (re-exported)
+from tpkit.records import dataclass
 from tpkit.units import Bytes, GiB
 
 __all__ = ["SGLANG_BELOW_RANK0", "SGLANG_RANGE", "VLLM_RANGE", "VLLM_RANGE_WORLD2", "SPREAD_STATS",
            "VLLM_BELOW_RANK0", "VLLM_PRINT_STEP", "sglang_rank_spread", "vllm_worker_spread",
-           "vllm_min_below_printed", "sglang_plan_spread", "PLATFORM_STATS", "ROCM_FREE_BEFORE_INIT",
+           "vllm_min_below_printed", "sglang_plan_spread", "PLATFORM_STATS", "ROCM_FREE_BEFORE_INIT", "FreeBeforeInit",
            "gpu_platform"]
 
 
@@ -125,16 +127,30 @@ quotes from the same source (models.json ``flags_evidence`` / ``flags_from``: sg
 puts a log in neither platform: ROCm 13 → 14 deployments (p90 0.42 unchanged), CUDA 31 → 29 (p90 0.09 → 0.10 GiB below
 rank 0)."""
 
-ROCM_FREE_BEFORE_INIT = {"MI300X": (191.48, 55, ("sg_555", "sg_581", "sg_583", "sg_585", "sg_589", "sg_590", "sg_591",
-                                                 "sg_604", "sg_735", "sg_736", "sg_739", "sg_876", "sg_888", "sg_889",
-                                                 "sg_934", "sg_944")),
-                         "MI355X": (287.55, 26, ("sg_551", "sg_580", "sg_582", "sg_584", "sg_600", "sg_931", "sg_932",
-                                                 "sg_940", "sg_941", "sg_946"))}
-"""GPU model → (the largest 'Load weight begin. avail mem' + 'Init torch distributed ends. mem usage' of one rank, GiB;
-logs; logs at it) over the ROCm corpus logs that print both (``scripts/rank_spread.py free_before_init_stats``): the
-free memory before SGLang's distributed init with the smallest HIP context + process seen on that GPU, less what was
-lost between SGLang's pre sample and 'Load weight begin' (0 in the logs at the max).  ``explain.sgrocm`` bounds that
-loss in a log by this figure − its own sum."""
+@dataclass(frozen=True, kw_only=True, slots=True)
+class FreeBeforeInit:
+    """The free memory before SGLang's distributed init on one ROCm GPU model, measured on the corpus."""
+    largest: Bytes
+    """the largest 'Load weight begin. avail mem' + 'Init torch distributed ends. mem usage' of one rank (the 2-decimal
+    GB prints summed, read as GiB as SGLang computes them)"""
+    logs: int
+    """corpus logs on that GPU model that print both lines (count)"""
+    at: tuple[str, ...]
+    """the logs at the largest"""
+
+
+ROCM_FREE_BEFORE_INIT = {
+    "MI300X": FreeBeforeInit(largest=GiB(191.48), logs=55, at=(
+        "sg_555", "sg_581", "sg_583", "sg_585", "sg_589", "sg_590", "sg_591", "sg_604", "sg_735", "sg_736", "sg_739",
+        "sg_876", "sg_888", "sg_889", "sg_934", "sg_944")),
+    "MI355X": FreeBeforeInit(largest=GiB(287.55), logs=26, at=(
+        "sg_551", "sg_580", "sg_582", "sg_584", "sg_600", "sg_931", "sg_932", "sg_940", "sg_941", "sg_946")),
+}
+"""GPU model → ``FreeBeforeInit`` over the ROCm corpus logs that print both lines (``scripts/rank_spread.py
+free_before_init_stats``, which gives (GiB, logs, logs at it)): the free memory before SGLang's distributed init with
+the smallest HIP context + process seen on that GPU, less what was lost between SGLang's pre sample and 'Load weight
+begin' (0 in the logs at the max).  ``explain.sgrocm`` bounds that loss in a log by this figure − its own sum.  Bytes
+since helper tidy33 (2026-12-07; a tuple of float GiB before, round rev32's leftover)."""
 
 SGLANG_BELOW_RANK0 = GiB(SPREAD_STATS["sglang"]["below_rank0"][0])
 """SGLang: how far the smallest rank lies below rank 0 (p90 over 20 deployments: 0.05; 0.42 over sgz's 19, whose
@@ -158,15 +174,6 @@ def _platform_stat(platform: str, what: str) -> str:
     p90, top, n, at = PLATFORM_STATS[platform][what]
     return (f"p90 {p90:.2f} GiB over the {n} {'ROCm' if platform == 'rocm' else 'CUDA'} deployments that print every "
             f"rank, max {top:.2f} ({', '.join(at)})")
-
-
-def gpu_platform(vendor: str | None) -> str | None:
-    """The ``PLATFORM_STATS`` key of a GPU vendor (the catalog's ``vendor``: "AMD" → "rocm", "NVIDIA" → "cuda"),
-    None for a GPU not known or of another vendor: the one home of that mapping for explain's unprinted ranks
-    (``sglang_rank_spread``).  The statistic's own split (``scripts/rank_spread.platform_of``) reads a log's AMD / HIP
-    sign; a log without one counts as "cuda" there, which is what an NVIDIA GPU's log is."""
-    name = str(vendor or "").upper()
-    return "rocm" if name == "AMD" else "cuda" if name == "NVIDIA" else None
 
 
 def sglang_rank_spread(rank0_printed: bool, platform: str | None = None) -> tuple[Bytes, str]:

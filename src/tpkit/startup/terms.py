@@ -20,7 +20,7 @@ such as ``SGLANG_PROCESS_OVERHEAD`` moves with the band too.
 
 from __future__ import annotations
 
-from tpkit.hardware.gpu import GpuSpec
+from tpkit.hardware.gpu import GpuSpec, is_nvidia
 from tpkit.memory.ledger import LineItem
 from tpkit.startup.cost import Cost
 from tpkit.startup.families import gpu_family
@@ -96,7 +96,7 @@ def cuda_context(gpu: GpuSpec | None, state: GpuState | None = None) -> Cost:
     family = gpu_family(gpu)
     model = context_model()
     n_own = own_samples("cuda_context", family) if family != "unknown" else 0
-    nvidia = gpu is not None and gpu.vendor == "NVIDIA"
+    nvidia = gpu is not None and is_nvidia(gpu.vendor)
     threads = resident_threads(gpu.sm_count, gpu.compute_capability) if nvidia else None
     mig = gpu is not None and gpu.mig_profile is not None
     if model.use and threads is not None and (n_own < model.below_n or mig):

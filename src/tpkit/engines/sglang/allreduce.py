@@ -10,7 +10,7 @@ QuickAllReduce allocates its 2 × 2 GiB too (``ROCM_RELEASES``; ``tpkit.startup.
 from __future__ import annotations
 
 from tpkit.engines.sglang.versions import at_least
-from tpkit.hardware.gpu import GpuSpec
+from tpkit.hardware.gpu import GpuSpec, is_amd
 from tpkit.parallel import ParallelSpec
 from tpkit.startup.cost import Cost
 from tpkit.startup.custom_allreduce import RocmAllreduceRelease, sglang_custom_allreduce, sglang_rocm_allreduce
@@ -49,7 +49,7 @@ def custom_allreduce_cost(gpu: GpuSpec, parallel: ParallelSpec, version: str,
     """SGLang's custom all-reduce buffers on the first TP group for a release (0 bytes when disabled); ``links``:
     what the user or the log says about the links (``tpkit.startup.links``)."""
     links = group_links(gpu, machine, range(parallel.tp), links)
-    rel = rocm_release(version) if gpu.vendor == "AMD" else None
+    rel = rocm_release(version) if is_amd(gpu.vendor) else None
     if rel is not None:
         return sglang_rocm_allreduce(gpu, links, parallel.tp, rel)
     return sglang_custom_allreduce(gpu, links, parallel.tp, v2=at_least(version, "0.5.12"))

@@ -36,7 +36,7 @@ check (min free < 0.9 × a rank's own free memory aborts start-up, §2.1) is app
 from __future__ import annotations
 
 from tpkit.engines.sglang.versions import at_least
-from tpkit.hardware.gpu import GpuSpec
+from tpkit.hardware.gpu import GpuSpec, is_amd
 from tpkit.memory.ledger import LineItem
 from tpkit.parallel import ParallelSpec
 from tpkit.records import dataclass
@@ -140,7 +140,7 @@ def _transport(gpu: GpuSpec, full_nvlink: bool) -> str:
     and 2.1–3.7 GiB at world 8 in the 0.5.3–0.5.11 images, 7.1 GiB in sglang#2384's 0.4.0-era image: SGLang's ROCm
     images set ``NCCL_MIN_NCHANNELS=112`` (``docker/rocm.Dockerfile``), which sizes RCCL's per-channel buffers; else
     ``nvlink`` for a full NVLink mesh, ``pcie`` without one."""
-    if str(getattr(gpu, "vendor", "")).upper() == "AMD":
+    if is_amd(getattr(gpu, "vendor", None)):
         return "xgmi"
     return "nvlink" if full_nvlink else "pcie"
 

@@ -22,7 +22,7 @@ from tpkit.engines.sglang.options import SglangOptions, explicit_kv_dtype
 from tpkit.engines.sglang.spec import SpecPlan
 from tpkit.engines.sglang.versions import at_least, parse_version, release_key
 from tpkit.errors import PlanInputError
-from tpkit.hardware.gpu import GpuSpec
+from tpkit.hardware.gpu import GpuSpec, is_amd, is_nvidia
 from tpkit.models.spec import ModelSpec
 from tpkit.parallel import ParallelSpec
 
@@ -68,7 +68,7 @@ def nsa_kv_defaults(gpu: GpuSpec, options: SglangOptions, kv_dtype: str, page: i
     ROCm"); ``--kv-cache-dtype auto`` becomes fp8_e4m3 on SM ≥ 10 and bfloat16 below (0.5.5+,
     ``_set_default_nsa_kv_cache_dtype`` from 0.5.9; 0.5.3/0.5.4 set fp8 on SM ≥ 10 and kept the model dtype
     otherwise).  A GPU without a catalogued compute capability keeps the model dtype."""
-    if gpu.vendor != "NVIDIA" and at_least(version, "0.5.8"):
+    if not is_nvidia(gpu.vendor) and at_least(version, "0.5.8"):
         page = 1
     else:
         page = 64
@@ -178,7 +178,7 @@ def rocm_aiter_factor(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec,
     (``ServerArgs``, where the step stays from 0.5.4.post1 on) multiply by 0.85 (the four wheels read, session 25); a version given without its post label
     folds into 0.5.4 and gets 0.85."""
     version = options.engine_version
-    if gpu.vendor != "AMD" or not at_least(version, "0.4.7") or options.attention_backend not in (None, "aiter"):
+    if not is_amd(gpu.vendor) or not at_least(version, "0.4.7") or options.attention_backend not in (None, "aiter"):
         return None
     if options.attention_backend is None and not _hip_default_is_aiter(model, parallel, version):
         return None

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from tpkit.engines.sglang.swa import is_sm100
 from tpkit.engines.sglang.versions import at_least
-from tpkit.hardware.gpu import GpuSpec
+from tpkit.hardware.gpu import GpuSpec, is_nvidia
 from tpkit.models.spec import ModelSpec
 from tpkit.records import dataclass
 
@@ -93,7 +93,7 @@ def prefill_graphs(model: ModelSpec, gpu: GpuSpec, ctx: GraphContext) -> tuple[b
         return False, f"SGLang {v} captures no prefill CUDA graphs"
     if ctx.cuda_graph_disabled and at_least(v, "0.5.14"):
         return False, f"prefill CUDA graphs off: --disable-cuda-graph (SGLang {v} sets both phases DISABLED)"
-    if gpu.vendor != "NVIDIA":
+    if not is_nvidia(gpu.vendor):
         return False, f"{gpu.vendor} GPU: SGLang's prefill graph backend is not available off CUDA"
     reason = _tc_piecewise_off(model, ctx) if not at_least(v, "0.5.15") else _breakable_off(model, gpu, ctx)
     if reason:

@@ -31,6 +31,7 @@ from dataclasses import replace
 
 from tpkit.engines.sglang.versions import at_least
 from tpkit.errors import PlanInputError
+from tpkit.hardware.gpu import is_amd
 from tpkit.units import Bytes, gib_text
 
 __all__ = ["INT4_FROM", "ENV_NAME_FROM", "int4_on", "check_int4_flag", "int4_applies", "int4_weights",
@@ -72,7 +73,7 @@ def int4_applies(model, gpu, options, weights) -> bool:
     """The flag packs this plan's experts: on, an AMD GPU, an fp8 MoE model, weights derived from the config (a
     safetensors checkpoint's packed tensors are read as stored) and not packed already."""
     method = str(getattr(weights, "method", ""))
-    return (int4_on(options) and str(getattr(gpu, "vendor", "")).upper() == "AMD" and "derived" in method
+    return (int4_on(options) and is_amd(getattr(gpu, "vendor", None)) and "derived" in method
             and _MARK not in method and _fp8_moe(model, getattr(weights, "quant", None)))
 
 
@@ -140,7 +141,7 @@ def int4_notes(model, gpu, options) -> tuple[str, ...]:
     from tpkit.models.quant import resolve_quant
 
     quant, version = resolve_quant(model.quant, options.quantization), options.engine_version
-    if str(getattr(gpu, "vendor", "")).upper() != "AMD":
+    if not is_amd(getattr(gpu, "vendor", None)):
         return (f"--sglang-int4-weight on: SGLANG_INT4_WEIGHT is read only on AMD GPUs (ROCm/HIP builds: "
                 f"_use_hip_int4 needs _is_hip, layers/quantization/fp8.py), so on this {gpu.vendor} GPU it changes "
                 "nothing: the experts are planned as the quantisation says",)

@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from tpkit.engines.sglang.options import SglangOptions
 from tpkit.engines.sglang.versions import LATEST, at_least, sglang_pp_split
-from tpkit.hardware.gpu import GpuSpec
+from tpkit.hardware.gpu import GpuSpec, is_amd, is_nvidia
 from tpkit.memory.band import WEIGHTS_DERIVED_QUANTIZED_SHARE, WEIGHTS_DERIVED_SHARE, estimated, measured_term, resolve
 from tpkit.models.spec import ModelSpec
 from tpkit.parallel import ParallelSpec
@@ -108,8 +108,8 @@ def rotary_cache_bytes(model: ModelSpec, gpu: GpuSpec, options: SglangOptions) -
     from tpkit.engines.sglang.rope import rotary_modules
 
     version = options.engine_version
-    fp32 = at_least(version, "0.4.2") and (gpu.vendor == "NVIDIA" or (
-        str(gpu.vendor).upper() == "AMD" and at_least(version, "0.5.23")))
+    fp32 = at_least(version, "0.4.2") and (is_nvidia(gpu.vendor) or (
+        is_amd(gpu.vendor) and at_least(version, "0.5.23")))
     elem = 4 if fp32 or options.dtype in ("float32", "float") else 2
     mods = rotary_modules(model, version)  # every distinct get_rope module (Gemma-3 two, Gemma 4 one per layer type)
     if not mods:

@@ -51,6 +51,7 @@ tensor); MiniCPM3 and Kimi-Linear, which have their own step.
 
 from __future__ import annotations
 
+from tpkit.hardware.gpu import is_nvidia
 from tpkit.records import dataclass
 
 from tpkit.engines.sglang.versions import LATEST, at_least_post
@@ -98,7 +99,7 @@ def copy_element_bytes(version: str, *, vendor: str, state: str, block: tuple[in
     if state == "unquantised":
         return MlaCopyRule(element_bytes=act_bytes, converted=False, why="kv_b_proj in the model dtype")
     if state == "fp8" and block is not None:
-        cuda = str(vendor).upper() == "NVIDIA"
+        cuda = is_nvidia(vendor)
         bf16_ok = act_bf16 or at_least_post(version, CUDA_BF16_ANY_DTYPE_FROM)
         if cuda and tuple(block) == (128, 128) and at_least_post(version, CUDA_BF16_DEQUANT_FROM) and bf16_ok:
             return MlaCopyRule(element_bytes=2, converted=True, why="block fp8 dequantised to bf16 on CUDA "

@@ -28,7 +28,7 @@
 from __future__ import annotations
 
 from tpkit.engines.sglang.versions import at_least
-from tpkit.hardware.gpu import GpuSpec
+from tpkit.hardware.gpu import GpuSpec, is_nvidia
 from tpkit.models.spec import ModelSpec
 from tpkit.units import Bytes, MiB
 
@@ -83,7 +83,7 @@ def mm_reservation(model: ModelSpec, gpu: GpuSpec, gpu_mem_mib: float, version: 
         return MiB(0), ""
     if language_model_only and at_least(version, "0.5.20"):
         return MiB(0), "--language-model-only: ModelConfig.is_multimodal False, no multimodal cache reserved"
-    mode, why = resolved_transport(version, transport, nnodes=nnodes, cuda=str(gpu.vendor).upper() == "NVIDIA")
+    mode, why = resolved_transport(version, transport, nnodes=nnodes, cuda=is_nvidia(gpu.vendor))
     gpu_pool = mode in ("cuda_ipc", "cuda_vmm")
     if not at_least(version, "0.5.18"):
         if gpu_pool and at_least(version, MM_TRANSPORT_FROM):

@@ -74,6 +74,7 @@ from __future__ import annotations
 import math
 
 from tpkit.engines.sglang.versions import at_least
+from tpkit.hardware.gpu import is_amd
 from tpkit.models.spec import ModelSpec
 from tpkit.records import dataclass
 from tpkit.units import Bytes, MiB, mib_text
@@ -360,7 +361,7 @@ def rope_reserve(model: ModelSpec, version: str, *, context_len: int | None = No
     reserve = (reserve + ALIGN - 1) // ALIGN * ALIGN
     needed = reserve - 1
     rows = (needed + ALIGN) // ALIGN * ALIGN
-    amd = vendor is not None and str(vendor).upper() == "AMD"
+    amd = is_amd(vendor)
     elem = dtype_bytes if amd and not at_least(version, "0.5.23") else 4
     walk = tower_rotary_modules(model, version, language_model_only=language_model_only) + rotary_modules(model,
                                                                                                        version)

@@ -54,6 +54,7 @@ every world size, DeepGEMM's 32 MiB cuBLASLt workspace (``deepgemm_workspace``, 
 from __future__ import annotations
 
 from tpkit.engines.sglang.versions import at_least
+from tpkit.hardware.gpu import is_amd
 from tpkit.units import Bytes, MiB
 
 __all__ = ["STREAM_POOL_BYTES", "FIRST_RELEASE", "UNSEEN_BY", "STREAM_POOL_SOURCE", "forward_stream_pool",
@@ -86,7 +87,7 @@ def forward_stream_pool(version: str, *, world: int, vendor: str | None, virtual
     module docstring)."""
     if world != 1 or not at_least(version, FIRST_RELEASE) or virtualiser == UNSEEN_BY:
         return Bytes(0)
-    if vendor is not None and str(vendor).upper() == "AMD":
+    if is_amd(vendor):
         return Bytes(0)
     return STREAM_POOL_BYTES
 
@@ -146,7 +147,7 @@ def metadata_kernels(version: str, *, world: int, vendor: str | None, virtualise
     counts only its hooked allocations), as for the stream pool."""
     if world != 1 or virtualiser == UNSEEN_BY or not _in_window(version):
         return Bytes(0)
-    if vendor is not None and str(vendor).upper() == "AMD":
+    if is_amd(vendor):
         return Bytes(0)
     return first_kernel_bytes()
 
@@ -225,7 +226,7 @@ WORKSPACE_SOURCE = ("DeepGEMM's cuBLASLt workspace, 32 MiB (csrc/jit/device_runt
 def takes_deepgemm(compute_capability: tuple[int, int] | None, vendor: str | None) -> bool | None:
     """Whether SGLang's ``_compute_enable_deep_gemm`` is true on this GPU (CUDA, compute capability ≥ 9.0 and not
     12.0); None where the compute capability is not known on an NVIDIA (or unknown-vendor) GPU."""
-    if vendor is not None and str(vendor).upper() == "AMD":
+    if is_amd(vendor):
         return False
     if compute_capability is None:
         return None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from tpkit.engines import MIN_COMPUTE_CAPABILITY
+from tpkit.hardware.gpu import is_nvidia
 
 __all__ = ["SGLANG_MIN_COMPUTE_CAPABILITY", "sglang_runs_on"]
 
@@ -15,6 +16,6 @@ above.")`` (value in ``tpkit.engines.MIN_COMPUTE_CAPABILITY``; sglang 0.4.2–0.
 
 def sglang_runs_on(vendor: str, compute_capability: tuple[int, int] | None) -> bool:
     """False for an NVIDIA GPU below ``SGLANG_MIN_COMPUTE_CAPABILITY`` (a V100); True when it is unknown."""
-    if vendor != "NVIDIA" or compute_capability is None:
+    if not is_nvidia(vendor) or compute_capability is None:
         return True
     return tuple(compute_capability) >= SGLANG_MIN_COMPUTE_CAPABILITY

@@ -28,6 +28,7 @@ one full pool whose cell counts every attention layer (sliding ones too).
 from __future__ import annotations
 
 from tpkit.engines.sglang.versions import at_least, release_key
+from tpkit.hardware.gpu import is_nvidia
 from tpkit.models.spec import ModelSpec
 
 __all__ = ["hybrid_swa", "gpt_oss_one_pool", "is_sm100"]
@@ -66,7 +67,7 @@ def allow_list(version: str) -> frozenset[str]:
 def is_sm100(gpu) -> bool:
     """An NVIDIA GPU of compute capability major 10 (SGLang's ``is_sm100_supported``: B200 / GB200 / B300)."""
     cc = getattr(gpu, "compute_capability", None)
-    return gpu is not None and str(gpu.vendor).upper() == "NVIDIA" and bool(cc) and cc[0] == 10
+    return gpu is not None and is_nvidia(gpu.vendor) and bool(cc) and cc[0] == 10
 
 
 def gpt_oss_one_pool(model: ModelSpec, version: str, *, sm100: bool, attention_backend: str | None,

@@ -26,7 +26,7 @@ from tpkit.engines.vllm.options import VllmOptions
 from tpkit.engines.vllm.v0chunk import v0_auto_chunked_prefill
 from tpkit.engines.vllm.versions import VllmRules
 from tpkit.errors import PlanInputError
-from tpkit.hardware.gpu import GpuSpec
+from tpkit.hardware.gpu import GpuSpec, is_amd
 from tpkit.models.spec import ModelSpec
 from tpkit.units import GiB
 
@@ -54,7 +54,7 @@ def resolve_batch(gpu: GpuSpec, options: VllmOptions, rules: VllmRules, length: 
     ``max_num_seqs × max_model_len`` (either switch).  The profile run, the encoder budget and the graph sizes then
     follow the budget as they do for a chunked run."""
     if rules.engine == "V0":
-        return _v0_batch(options, rules, length, model, rocm=gpu.vendor == "AMD"), options.max_num_seqs or 256
+        return _v0_batch(options, rules, length, model, rocm=is_amd(gpu.vendor)), options.max_num_seqs or 256
     big_seqs = _large_batch_device(gpu, rules)[1]
     switch = rules.release >= V1_CHUNKED_PREFILL_SWITCH
     unchunked = switch and options.enable_chunked_prefill is False

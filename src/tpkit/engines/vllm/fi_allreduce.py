@@ -6,7 +6,7 @@ largest fused all-reduce; what ``tpkit plan`` charges as a use before the KV bud
 from __future__ import annotations
 
 from tpkit.engines.vllm.versions import VllmRules
-from tpkit.hardware.gpu import GpuSpec
+from tpkit.hardware.gpu import GpuSpec, is_amd
 from tpkit.memory.ledger import LineItem
 from tpkit.parallel import ParallelSpec
 from tpkit.startup.links import LinkChoice, group_links
@@ -159,7 +159,7 @@ def _fusion_sizes_mib(gpu: GpuSpec, parallel: ParallelSpec, rules: VllmRules, *,
     if rules.engine != "V1" or not (lo <= rules.release < hi or mnnvl_era) or not compile_on \
             or optimization_level == 1:
         return None
-    if str(gpu.vendor).upper() == "AMD":
+    if is_amd(gpu.vendor):
         return None
     if rules.release < (0, 21, 0) and (parallel.pp != 1 or parallel.dp != 1):
         return None

@@ -27,7 +27,7 @@ from tpkit.engines.vllm.speculative import (SpecConfig, check_method_release, pa
                                              v2_unsupported)
 from tpkit.engines.vllm.versions import VllmRules
 from tpkit.errors import PlanInputError
-from tpkit.hardware.gpu import GpuSpec
+from tpkit.hardware.gpu import GpuSpec, is_amd
 from tpkit.models.spec import ModelSpec
 from tpkit.parallel import ParallelSpec
 from tpkit.records import dataclass
@@ -321,5 +321,5 @@ def resolve_inputs(model: ModelSpec, gpu: GpuSpec, options: VllmOptions, rules: 
         concurrent_batches=concurrent_batches(model, rules, parallel.pp, spec,
                                               async_off=options.no_async_scheduling, v2=v2), kv_format=fmt,
         attention_backend=resolve_attention_backend(model, options, cap, kv_quantized=kv_bytes < act_bytes,
-                                                    rocm=gpu.vendor == "AMD", kv_layout=fmt.layout),
+                                                    rocm=is_amd(gpu.vendor), kv_layout=fmt.layout),
         v2_runner=v2, entrypoint=options.vllm_entrypoint, extensible_kv=extensible)

@@ -49,7 +49,7 @@ from tpkit.engines.vllm.profile_lines import activation_lines, graphs_line, pinn
 from tpkit.engines.vllm.verdict import Retry, decide, override_spare
 from tpkit.engines.vllm.versions import CURRENT, VllmRules, resolve_rules
 from tpkit.errors import PlanInputError
-from tpkit.hardware.gpu import GpuSpec
+from tpkit.hardware.gpu import GpuSpec, is_amd
 from tpkit.memory.band import aside, measured_term, replan_weights, unmeasured
 from tpkit.memory.invariant import checked
 from tpkit.memory.kvpool import KVBuffer, KVPoolPlan
@@ -291,7 +291,7 @@ def _load_lines(model, gpu, parallel, options, r, rules, drafter, weights):
     """Step 2 (sizes only): ``(w_plan, w_line, rope, mla_lines, ws_lines)``: the weights, the rotary cache, the
     extras inside the load delta (MLA, MXFP4, LoRA, PLE, FP8-Marlin scales, the allocator's rounding: not when
     ``weights`` is given) and the torch memory at the profile outside it (workspaces, runner buffers, offload copy)."""
-    rocm = str(gpu.vendor).upper() == "AMD"
+    rocm = is_amd(gpu.vendor)
     if weights is None:
         from tpkit.models.weights import plan_weights
 
@@ -391,7 +391,7 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
                              disable_custom_all_reduce=options.disable_custom_all_reduce, links=options.links)
     w_plan, w_line, rope, mla_lines, ws_lines = _load_lines(model, gpu, parallel, options, r, rules, drafter, weights)
     act_line, *parts = activation_lines(model, parallel, options, r, rules)
-    g_line = graphs_line(model, parallel, options, r, rules, rocm=str(gpu.vendor).upper() == "AMD")
+    g_line = graphs_line(model, parallel, options, r, rules, rocm=is_amd(gpu.vendor))
     growth = _growth_lines(model, gpu, parallel, options, r, rules, baseline, machine, others_growth)
     measured = measured_term("weights")
     rope, mla_lines = _inside_measured(measured, rope, mla_lines, rules)
@@ -403,7 +403,7 @@ def plan_vllm(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: V
                             activation=act_line.bytes + sum((l.bytes for l in ws_lines), Bytes(0)),
                             graphs=g_line.bytes if g_line else Bytes(0),
                             override=options.kv_cache_memory_bytes, growth=sum((g.bytes for g in growth), Bytes(0)),
-                            extensible=r.extensible_kv, rocm=str(gpu.vendor).upper() == "AMD",
+                            extensible=r.extensible_kv, rocm=is_amd(gpu.vendor),
                             transient=act_line.bytes)
     cap, segments = _capacity(model, parallel, r, rules, layout, budget, dsv4)
     draft_w_lines, draft_kv = _draft_lines(drafter, layout, cap, r, dsv4=dsv4,
