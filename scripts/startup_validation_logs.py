@@ -15,6 +15,12 @@ ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "logs" / "data"
 VALIDATION = ROOT / "tests" / "validation" / "data_public"
 
+CORPUS_ID = r"\b((?:sg|vl|case)_\d{3,4})\b"
+"""a corpus log's id as a validation case names it: three or four digits (the corpus is past sg_999 / vl_999; a
+three-digit pattern missed sg_1001 and the like, round rev33)"""
+CASE_ID = r"\b((?:sg|vl|gs|vp|case)_\d{3,4})\b"
+"""a corpus log's or validation case's id as an evidence row's source names it (vp_1016 and the like: four digits)"""
+
 
 def _norm(line: str) -> str:
     return re.sub(r"\s+", " ", line.strip())
@@ -33,7 +39,7 @@ def validation_logs(corpus: list[dict], texts: dict[str, str]) -> dict[str, list
     for path in sorted(VALIDATION.glob("*_cases.json")):
         for v in json.loads(path.read_text(encoding="utf-8")):
             blob = json.dumps(v)
-            named = set(re.findall(r"\b((?:sg|vl|case)_\d{3})\b", blob))
+            named = set(re.findall(CORPUS_ID, blob))
             vlines = _numeric_lines(v.get("log") or [])
             for cid in lines:
                 common = len(vlines & lines[cid])
@@ -68,7 +74,7 @@ def evidence_validation_hits(evidence: dict, corpus_val: dict[str, list[str]] | 
         corpus_val = validation_logs(corpus, texts)
     out: dict[str, list[str]] = {}
     for r in evidence["rows"]:
-        named = {r["id"], r.get("case_id")} | set(re.findall(r"\b((?:sg|vl|gs|vp|case)_\d{3})\b", r["source"]))
+        named = {r["id"], r.get("case_id")} | set(re.findall(CASE_ID, r["source"]))
         hits = {i for i in named if i in ids} | {v for i in named for v in corpus_val.get(i, ())}
         hits |= by_url.get(_norm_url(r.get("source_url")), set()) if r.get("source_url") else set()
         hits |= {v for i in re.findall(r"\b(\d{10,12})\b", r["source"]) for v in by_index.get(i, ())}
