@@ -157,6 +157,28 @@ def rope_reserve_for(ctx: Context) -> tuple[Iv, str] | None:
     return Iv(low=low, high=high), found.source + (f" ({capped})" if capped else "")
 
 
+def _release_ends(ctx: Context) -> tuple[str | None, str, str]:
+    """(oldest, newest, capped) for the terms read "at both ends of the releases the log allows" (``stream_pool_for``,
+    ``deepgemm_workspace_for``): the oldest release the log's line formats admit (None without one), the newest they
+    and its date admit (``versions.newest_by_date``) and the reason the date capped it ('' if not).  The one home of
+    these ends since round rev33 (each term spelled them out before), with ``_ends_to_read``."""
+    from tpkit.engines.sglang.versions import LATEST, newest_by_date
+
+    newest, capped = newest_by_date(ctx.rules_version or LATEST, ctx.get("log_date"))
+    found = releases_in(ctx.version)
+    return (found[0] if found else None), newest, capped
+
+
+def _ends_to_read(oldest: str | None, newest: str) -> list[str]:
+    """The releases a term is read at: the two ends, or the newest alone where the date cap puts it below the oldest
+    (raises ``REFUSED`` on a version string the rules cannot read)."""
+    from tpkit.engines.sglang.versions import parse_version
+
+    if oldest is not None and parse_version(oldest) > parse_version(newest):
+        return [newest]
+    return [v for v in (oldest, newest) if v]
+
+
 def stream_pool_for(ctx: Context, tp: int, pp: int) -> tuple[Iv | None, str]:
     """(torch's stream pool taken between SGLang's pre sample and 'Load weight begin', why; None when none):
     ``engines.sglang.streams.forward_stream_pool`` at both ends of the releases the log allows — the oldest
@@ -164,17 +186,13 @@ def stream_pool_for(ctx: Context, tp: int, pp: int) -> tuple[Iv | None, str]:
     so a log whose releases straddle 0.5.9 gets 0 … the pool, and no version at all the same; none in a HAMi slice
     (the log names HAMi: ``result.free_form_settings`` 'memory_virtualiser')."""
     from tpkit.engines.sglang.streams import FIRST_RELEASE, STREAM_POOL_SOURCE, forward_stream_pool
-    from tpkit.engines.sglang.versions import LATEST, newest_by_date, parse_version
 
-    vendor = getattr(ctx.gpu, "vendor", None) if ctx.gpu is not None else None
+    vendor = getattr(ctx.gpu, "vendor", None)
     shim = ctx.get("memory_virtualiser")  # a HAMi slice's free memory does not see the pool
-    newest, capped = newest_by_date(ctx.rules_version or LATEST, ctx.get("log_date"))
-    found = releases_in(ctx.version)
-    oldest = found[0] if found else None
+    oldest, newest, capped = _release_ends(ctx)
     try:
-        ends = [forward_stream_pool(v, world=tp * pp, vendor=vendor, virtualiser=shim) for v in (oldest, newest) if v]
-        if oldest is not None and parse_version(oldest) > parse_version(newest):
-            ends = [forward_stream_pool(newest, world=tp * pp, vendor=vendor, virtualiser=shim)]
+        ends = [forward_stream_pool(v, world=tp * pp, vendor=vendor, virtualiser=shim)
+                for v in _ends_to_read(oldest, newest)]
     except REFUSED:  # a version string the rules cannot read: no charge
         return None, ""
     lo = Bytes(0) if oldest is None else min(ends)
@@ -194,18 +212,12 @@ def deepgemm_workspace_for(ctx: Context, tp: int, pp: int) -> tuple[Iv | None, s
     a GPU whose compute capability is not known (the card not named) also gets 0 … the workspace.  Every world
     size (``tp``, ``pp`` only name it in the reason)."""
     from tpkit.engines.sglang.streams import DEEPGEMM_FIRST, WORKSPACE_SOURCE, deepgemm_workspace, takes_deepgemm
-    from tpkit.engines.sglang.versions import LATEST, newest_by_date, parse_version
 
-    vendor = getattr(ctx.gpu, "vendor", None) if ctx.gpu is not None else None
-    cc = getattr(ctx.gpu, "compute_capability", None) if ctx.gpu is not None else None
-    newest, capped = newest_by_date(ctx.rules_version or LATEST, ctx.get("log_date"))
-    found = releases_in(ctx.version)
-    oldest = found[0] if found else None
+    vendor = getattr(ctx.gpu, "vendor", None)
+    cc = getattr(ctx.gpu, "compute_capability", None)
+    oldest, newest, capped = _release_ends(ctx)
     try:
-        versions = [v for v in (oldest, newest) if v]
-        if oldest is not None and parse_version(oldest) > parse_version(newest):
-            versions = [newest]
-        ends = [deepgemm_workspace(v, compute_capability=cc, vendor=vendor) for v in versions]
+        ends = [deepgemm_workspace(v, compute_capability=cc, vendor=vendor) for v in _ends_to_read(oldest, newest)]
     except REFUSED:  # a version string the rules cannot read: no charge
         return None, ""
     hi = max(ends)
