@@ -59,7 +59,9 @@ _CLASSES = {(8, 0): "Ampere DC (8.0)", (8, 6): "Ampere GA10x (8.6)", (8, 9): "Ad
 
 def gpu_class(gpu) -> str:
     """The GPU's architecture class (``GpuSpec``): by compute capability; AMD Instinct apart."""
-    if gpu.vendor == "AMD":
+    from tpkit.hardware.gpu import is_amd
+
+    if is_amd(gpu.vendor):
         return "AMD Instinct"
     cc = tuple(gpu.compute_capability or ())
     return _CLASSES.get(cc, f"sm {'.'.join(map(str, cc))}")

@@ -65,6 +65,7 @@ ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "src" / "tpkit" / "startup" / "data"
 CATALOG = ROOT / "src" / "tpkit" / "hardware" / "data" / "gpus.json"
 sys.path.insert(0, str(ROOT / "src"))
+from tpkit.hardware.gpu import is_nvidia  # noqa: E402 — the one home of vendor tests
 from tpkit.hardware.sm import max_threads_per_sm  # noqa: E402 — pure module, no table read
 GIB = 2**30
 
@@ -304,7 +305,7 @@ def context_model(rows: list[dict], by_key: dict[str, list[dict]], catalog: dict
         for s in ss:
             g = catalog.get(gpu_of[s["row"]])
             per_sm = max_threads_per_sm(tuple(g["compute_capability"])) if g and g.get("compute_capability") else None
-            if not g or g.get("vendor") != "NVIDIA" or not g.get("sm_count") or per_sm is None:
+            if not g or not is_nvidia(g.get("vendor")) or not g.get("sm_count") or per_sm is None:
                 continue
             threads = g["sm_count"] * per_sm
             samples.append({**s, "family": fam, "gpu": g["name"], "threads": threads})

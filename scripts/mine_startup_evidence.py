@@ -130,11 +130,12 @@ def _gpu(case: dict, model: dict, text: str):
 
 
 def _transport(gpu, world: int, text: str) -> tuple[str | None, str]:
+    from tpkit.hardware.gpu import is_amd
     from tpkit.logs.links import read_link_signs
     signs = read_link_signs(text, tp=world)
     if signs is not None and signs.nodes:
         return None, "the TP group spans hosts"
-    if gpu.vendor == "AMD":
+    if is_amd(gpu.vendor):
         return "xgmi", "AMD Instinct board (XGMI)"
     if signs is not None and (signs.pcie or signs.no_p2p):
         return "pcie", "the log prints the custom all-reduce refusal for PCIe / no P2P"

@@ -85,3 +85,11 @@ def test_the_tests_decide_case_none_and_other_vendors_once():
 def test_rankspread_reexports_the_one_platform_map():
     assert rankspread.gpu_platform is gpu_platform
     assert set(rankspread.PLATFORM_STATS) == {gpu_platform(AMD), gpu_platform(NVIDIA)}
+
+
+def test_no_inline_vendor_test_in_scripts_or_bench():
+    """The same grep over scripts/ and bench/ (round rev33: build_startup_table.py's SM-count fit,
+    mine_startup_evidence.py's XGMI transport and bench/plain_step_by_class.py's class still compared the literal)."""
+    root = SRC.parents[1]
+    sites = [f"{folder}/{site}" for folder in ("scripts", "bench") for site in _inline_sites(root / folder)]
+    assert not sites, "vendor tests written inline (use tpkit.hardware.gpu is_amd / is_nvidia):\n" + "\n".join(sites)
