@@ -25,14 +25,21 @@ OUTCOME_SETS = ("NO_NUMBERS", "FLOOR_NOT_SHOWN", "UNPLANNED_HARDWARE", "OTHER_TE
 """the test's sets that hold a log without a fitting fix, each with its reason (a set the test lacks is skipped)"""
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, slots=True)
 class CrashRow:
+    """One memory crash log's line in the figures."""
     case_id: str
+    """the corpus log (tests/logs/data/cases.json)"""
     label: str
+    """the labelled phase, in the diagnosis' words (``PHASE_WORDS``)"""
     phase: str | None
+    """the phase ``tpkit explain`` names (None: none)"""
     phase_ok: bool
+    """whether ``phase`` is the label"""
     fits: bool
+    """whether a fix that fits is named"""
     first_fix: str
+    """the first fitting fix's flags ('' when none fits)"""
     outcome: str
     """the test's set that holds the log ('' when none does)"""
 
