@@ -91,11 +91,14 @@ def _total(lines) -> Bytes:
 BEFORE_THE_FEATURE = {
     # helper ev33 (2026-12-07): vLLM reads its own NCCL cells (vllm:<transport>:<world>, its non-torch lines before
     # 0.11): the v0 column at H100 tp 2 / 4 / 8 and every vLLM column over PCIe (the growth bound) at L40S tp 4 and
-    # RTX PRO 6000 tp 2 / 4 moved; the SGLang columns did not
+    # RTX PRO 6000 tp 2 / 4 moved; the SGLang columns did not. Helper gx33 (2026-12-07): the SGLang 0.5.23 column on
+    # the H100 (SM 9.0) loses DeepGEMM's 32 MiB workspace after the pre sample (engines.sglang.streams
+    # .deepgemm_workspace): tp 4 395,181 → 394,771, tp 8 1,211,335 → 1,210,516; L40S (SM 8.9), RTX PRO 6000 (SM 12.0)
+    # and 0.4.10 do not move
     ("H100", 1): (0, 0, 0, 0, 0),
     ("H100", 2): (0, 10_481, 15_472, 1_328, 19_264),
-    ("H100", 4): (395_181, 432_461, 450_080, 420_512, 454_384),
-    ("H100", 8): (1_211_335, 1_249_569, 1_330_752, 1_271_696, 1_291_360),
+    ("H100", 4): (394_771, 432_461, 450_080, 420_512, 454_384),
+    ("H100", 8): (1_210_516, 1_249_569, 1_330_752, 1_271_696, 1_291_360),
     ("L40S", 1): (0, 0, 0, 0, 0),
     ("L40S", 2): (0, 0, 0, 0, 0),
     ("L40S", 4): (42_872, 0, 79_552, 74_688, 74_688),

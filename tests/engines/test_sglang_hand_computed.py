@@ -14,6 +14,11 @@ Every case runs a release with SGLang's RoPE pre-expansion after 'Load weight en
 read after the hand computation; helper srp, 2026-12-04), a band term the hand computation has not: ``_plan`` gives it
 as measured 0 (``memory.band.measured_terms``), and ``test_the_rope_pre_expansion_takes_its_nominal_off_each_case``
 checks the plan without that pin is 1 MiB lower (0 … one 2 MiB rounding step of each model's cos/sin cache).
+
+The 0.5.23 cases on the H200 (compute capability 9.0) also lose DeepGEMM's 32 MiB cuBLASLt workspace after the pre
+sample (0.5.15+, every world size: ``engines.sglang.streams.deepgemm_workspace``, read after the hand computation by
+helper cap33; charged by the planner from helper gx33, 2026-12-07): their budget is the hand computation's minus
+``WORKSPACE_BYTES`` and the token counts follow; the 0.5.10 cases do not move.
 """
 
 from dataclasses import replace
@@ -23,7 +28,7 @@ import pytest
 from tpkit.engines.sglang import SglangOptions, plan_sglang
 from tpkit.engines.sglang.baseline import plan_baseline
 from tpkit.engines.sglang.rope import ROPE_TERM
-from tpkit.engines.sglang.streams import STREAM_POOL_BYTES
+from tpkit.engines.sglang.streams import STREAM_POOL_BYTES, WORKSPACE_BYTES
 from tpkit.hardware.catalog import lookup_gpu
 from tpkit.memory.band import measured_terms
 from tpkit.models import load_model
@@ -62,23 +67,23 @@ def _check(result, *, fraction, budget, cell, tokens, running, req_to_token):
 def test_s1_gemma3_27b_one_full_pool_vlm_factor_and_cache_reservation():
     """Not hybrid SWA (one pool over 62 layers); f = 0.907 × 0.95 × 0.9576171875; 100 MiB VLM cache reserved."""
     r = _plan("google/gemma-3-27b-it", ParallelSpec(tp=1), GiB(139), MiB(52_320))
-    budget = 68_184_519_066 - STREAM_POOL_BYTES.bytes  # hand: 134,246 tokens without the stream pool
+    budget = 68_184_519_066 - STREAM_POOL_BYTES.bytes - WORKSPACE_BYTES.bytes  # hand: 134,246 tokens without both
     _check(r, fraction=0.825130849609375, budget=budget, cell=507_904, tokens=budget // 507_904, running=2048,
            req_to_token=1_074_298_896)
-    assert r.kv_tokens == 134_102
+    assert r.kv_tokens == 134_036  # 134,102 before the workspace (gx33)
     assert r.extra["sglang"]["cell_layout"] == "mha" and r.extra["sglang"]["reserved_mib"] == 13_440
     assert r.extra["sglang"]["mm_reserved_bytes"] == 100 * 2**20
     assert not r.extra["sglang"]["prefill_cuda_graphs"]
-    assert r.kv_pool.total_bytes.bytes == (134_102 + 1) * 507_904
+    assert r.kv_pool.total_bytes.bytes == (134_036 + 1) * 507_904
 
 
 def test_s2_qwen3_vl_8b_depth_is_not_num_hidden_layers_and_hopper_feature_cache():
     """L = 24 (the vision config names its depth ``depth``), H = 1152; 1 GiB CUDA-IPC feature cache on H200."""
     r = _plan("Qwen/Qwen3-VL-8B-Instruct", ParallelSpec(tp=1), GiB(139), MiB(16_700))
-    budget = 106_600_425_670 - STREAM_POOL_BYTES.bytes  # hand: 722,930 tokens without the stream pool
+    budget = 106_600_425_670 - STREAM_POOL_BYTES.bytes - WORKSPACE_BYTES.bytes  # hand: 722,930 tokens without both
     _check(r, fraction=0.907 * 0.924765625, budget=budget, cell=147_456, tokens=budget // 147_456, running=2048,
            req_to_token=2_148_565_008)
-    assert r.kv_tokens == 722_432
+    assert r.kv_tokens == 722_205  # 722,432 before the workspace (gx33)
     assert r.extra["sglang"]["mm_reserved_bytes"] == 2**30
 
 
@@ -88,13 +93,15 @@ _DSV3_W = Bytes(84_288_733_184)  # 78.5 GiB target weights per rank (input)
 def test_s3_deepseek_v3_nextn_0_5_23_draft_weights_before_the_pool_and_cell_growth():
     r = _plan("deepseek-ai/DeepSeek-V3", ParallelSpec(tp=8), GiB(138), _DSV3_W, MiB(1434),
               speculative_algorithm="NEXTN")
-    _check(r, fraction=0.886, budget=45_491_874_168, cell=70_272 + 1_152, tokens=636_927, running=48,
+    _check(r, fraction=0.886, budget=45_491_874_168 - WORKSPACE_BYTES.bytes, cell=70_272 + 1_152, tokens=636_457,
+           running=48,
            req_to_token=32_114_208)
     spec = r.extra["sglang"]["speculative"]
     assert spec["algorithm"] == "EAGLE" and spec["draft_method"] == "mtp" and spec["loaded_before_pool"]
     assert (spec["num_steps"], spec["eagle_topk"], spec["num_draft_tokens"]) == (3, 1, 4)
     assert r.extra["sglang"]["reserved_mib"] == 16_384  # no spec term; MLA prefill graph term 1536
-    assert r.kv_pool.total_bytes.bytes == 44_758_204_416 and spec["draft_kv_bytes"] == 733_741_056
+    # hand: 636,927 tokens, pool 44,758,204,416 B, draft KV 733,741,056 B without the workspace
+    assert r.kv_pool.total_bytes.bytes == 44_725_176_576 and spec["draft_kv_bytes"] == 733_199_616
 
 
 def test_s4_deepseek_v3_nextn_0_5_10_reserve_grows_and_the_draft_comes_from_the_slack():
@@ -111,9 +118,10 @@ def test_s4_deepseek_v3_nextn_0_5_10_reserve_grows_and_the_draft_comes_from_the_
 def test_s5_deepseek_v3_eagle3_head_0_5_23_and_0_5_10():
     kw = dict(speculative_algorithm="EAGLE3", speculative_draft_model_path="SpecForge/deepseek-v3-671b-eagle3")
     new = _plan("deepseek-ai/DeepSeek-V3", ParallelSpec(tp=8), GiB(138), _DSV3_W, MiB(410), **kw)
-    _check(new, fraction=0.886, budget=46_565_615_992, cell=71_424, tokens=651_960, running=48,
+    _check(new, fraction=0.886, budget=46_565_615_992 - WORKSPACE_BYTES.bytes, cell=71_424, tokens=651_490,
+           running=48,
            req_to_token=32_114_208)
-    assert new.extra["sglang"]["speculative"]["draft_kv_bytes"] == 651_961 * 512  # 1 GQA head × 256 × 2 B
+    assert new.extra["sglang"]["speculative"]["draft_kv_bytes"] == 651_491 * 512  # 1 GQA head × 256 × 2 B (hand: 651,960)
     old = _plan("deepseek-ai/DeepSeek-V3", ParallelSpec(tp=8), GiB(138), _DSV3_W, MiB(410),
                 engine_version="0.5.10", **kw)
     _check(old, fraction=0.868, budget=44_328_357_462, cell=70_272, tokens=630_811, running=48,
@@ -124,17 +132,19 @@ def test_s5_deepseek_v3_eagle3_head_0_5_23_and_0_5_10():
 def test_s6_deepseek_v3_tp8_dp_attention_8():
     par = ParallelSpec(tp=8, dp=8, ep=8, dp_attention=True)
     r = _plan("deepseek-ai/DeepSeek-V3", par, GiB(138), GiB(88.5), enable_dp_attention=True)
-    _check(r, fraction=0.758, budget=17_291_538_333, cell=70_272, tokens=246_065, running=2048,
+    _check(r, fraction=0.758, budget=17_291_538_333 - WORKSPACE_BYTES.bytes, cell=70_272, tokens=245_588,
+           running=2048,  # hand: 246,065 tokens without the workspace
            req_to_token=1_342_865_424)
     x = r.extra["sglang"]
     assert x["reserved_mib"] == 34_816 and x["attn_dp_size"] == 8
-    assert x["scheduler_log_line"].startswith("max_total_num_tokens=246065, chunked_prefill_size=1024, …, "
+    assert x["scheduler_log_line"].startswith("max_total_num_tokens=245588, chunked_prefill_size=1024, …, "
                                               "max_running_requests=2048, context_len=163840")
 
 
 def test_s7_qwen3_next_five_state_slots_per_request_and_0_5_10():
     r = _plan("Qwen/Qwen3-Next-80B-A3B-Instruct", ParallelSpec(tp=4), GiB(138), GiB(37.5))
-    _check(r, fraction=0.897, budget=92_648_887_025, cell=12_288, tokens=3_969_773, running=454,
+    _check(r, fraction=0.897, budget=92_648_887_025 - WORKSPACE_BYTES.bytes, cell=12_288, tokens=3_967_043,
+           running=454,  # hand: 3,969,773 tokens without the workspace
            req_to_token=477_109_360)
     assert r.extra["sglang"]["mamba_slots"] == 2270 and r.extra["sglang"]["reserved_mib"] == 14_800
     old = _plan("Qwen/Qwen3-Next-80B-A3B-Instruct", ParallelSpec(tp=4), GiB(138), GiB(37.5),

@@ -29,7 +29,9 @@ def test_tokens_follow_the_rest_formula():
     assert stream == MiB(70)
     rope = Bytes(r.extra["sglang"]["rope_reserve_bytes"])  # 0.5.6+ after the weights: engines.sglang.rope
     assert rope == MiB(1)  # nominal of 0 … the 2 MiB the 64 MiB cache grows by
-    rest = pre - stream - GiB(15) - rope - pre * 0.2
+    workspace = Bytes(r.extra["sglang"]["deepgemm_workspace_bytes"])  # 0.5.15+ on SM 9.0: engines.sglang.streams
+    assert workspace == MiB(32)
+    rest = pre - stream - workspace - GiB(15) - rope - pre * 0.2
     assert r.kv_tokens == rest.bytes // 131_072
     assert r.kv_pool.total_bytes == Bytes((r.kv_tokens + 1) * 131_072)
     assert r.max_concurrency == pytest.approx(r.kv_tokens / 131_072)
@@ -181,7 +183,8 @@ def test_state_pool_that_eats_the_last_page_gets_a_replanned_fraction():
     pre = first.ledger.get("free before weights (pre_model_load_memory)").bytes
     stream = Bytes(first.extra["sglang"]["stream_pool_bytes"])  # taken after the pre sample (0.5.9+, tp 1)
     rope = Bytes(first.extra["sglang"]["rope_reserve_bytes"])  # after the weights (0.5.6+, engines.sglang.rope)
-    weights = pre - pre * (1 - 0.9) - stream - rope - MiB(210)  # KV budget 210 MiB; one page of 4096 tokens is 128 MiB
+    workspace = Bytes(first.extra["sglang"]["deepgemm_workspace_bytes"])  # DeepGEMM's, after the pre sample (0.5.15+)
+    weights = pre - pre * (1 - 0.9) - stream - workspace - rope - MiB(210)  # KV budget 210 MiB; one page of 4096 tokens is 128 MiB
     r = plan(hybrid, weights=weights, mem_fraction_static=0.9, page_size=4096)
     assert r.kv_tokens == 0 and r.ledger.get("KV budget (rest)").bytes > MiB(128)
     assert r.verdict.knob != "--max-total-tokens" and "max-total-tokens" not in r.verdict.message

@@ -100,8 +100,9 @@ def machine_of(case: dict, model, gpu, parallel, options):
     if "pre_model_load_bytes" not in sg:
         raise ValueError(f"{case['id']}: free_at_start is read for SGLang's 'Load weight begin' figure only")
     # 'Load weight begin' is pre_model_load_memory less torch's stream pool taken after that sample (0.5.9+ at
-    # world size 1, engines.sglang.streams): the plan's own prediction of the printed line
-    pre = sg["pre_model_load_bytes"] - sg.get("stream_pool_bytes", 0)
+    # world size 1, engines.sglang.streams) and DeepGEMM's workspace (0.5.15+ on compute capability 9.0+ but 12.0,
+    # engines.sglang.streams.deepgemm_workspace; helper gx33): the plan's own prediction of the printed line
+    pre = sg["pre_model_load_bytes"] - sg.get("stream_pool_bytes", 0) - sg.get("deepgemm_workspace_bytes", 0)
     own = gpu.total_bytes.bytes - int(pre)
     free = printed.bytes + own
     data = {"profile_version": 1, "hostname": case["id"], "gpus": [

@@ -39,7 +39,7 @@ from tpkit.engines.sglang.spec import (SpecPlan, budget_cell_growth, draft_cell_
                                        spec_running_cap,
                                        spec_running_requests)
 from tpkit.engines.sglang.rope import rope_reserve, rope_reserve_term
-from tpkit.engines.sglang.streams import forward_stream_pool, metadata_kernels
+from tpkit.engines.sglang.streams import deepgemm_workspace, forward_stream_pool, metadata_kernels
 from tpkit.engines.sglang.swa import gpt_oss_one_pool, is_sm100
 from tpkit.engines.sglang.swa_cap import SwaPoolChoice, swa_pool_choice
 from tpkit.engines.sglang.versions import parse_version, rule_era
@@ -121,8 +121,8 @@ class KvBudget:
     mm_source: str
     """why"""
     rest: Bytes
-    """KV budget: pre − stream pool − weights − draft weights − slack − multimodal caches (bytes, before the
-    state pool)"""
+    """KV budget: pre − stream pool − DeepGEMM workspace − weights − draft weights − slack − multimodal caches
+    (bytes, before the state pool)"""
     mamba: MambaPool | None
     """linear-attention state pool (None for pure attention models)"""
     mamba_bytes: Bytes
@@ -136,6 +136,10 @@ class KvBudget:
     stream_pool: Bytes = Bytes(0)
     """torch's CUDA stream pool SGLang's forward stream takes after the pre sample (``engines.sglang.streams``;
     0.5.9+ at world size 1, else 0)"""
+    deepgemm_workspace: Bytes = Bytes(0)
+    """DeepGEMM's 32 MiB cuBLASLt workspace, taken after the pre sample and before 'Load weight begin' (0.5.15+ on
+    CUDA compute capability ≥ 9.0 but 12.0, every world size; ``engines.sglang.streams.deepgemm_workspace``, the rule
+    ``tpkit explain`` charges: ``explain.sgrelease.deepgemm_workspace_for``)"""
     first_kernels: Bytes = Bytes(0)
     """the expert-location metadata's first kernels, after the pre sample (0.4.6.post5–0.4.9.x at world size 1,
     ``engines.sglang.streams.metadata_kernels``; the load usage's extra is less by as much, ``policy.load_usage``)"""
@@ -239,12 +243,13 @@ def kv_budget(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: S
     draft_before = draft_weights_at_sizing(spec)
     mm, mm_source = _mm_reserved(model, gpu, gpu_mem_mib, options)
     stream = forward_stream_pool(version, world=parallel.tp * parallel.pp, vendor=gpu.vendor)
+    workspace = deepgemm_workspace(version, compute_capability=gpu.compute_capability, vendor=gpu.vendor)
     kernels = metadata_kernels(version, world=parallel.tp * parallel.pp, vendor=gpu.vendor)
     kernels = measured_term("first_kernels")[0] if kernels and measured_term("first_kernels") else kernels  # --from-log
     found = _planned_rope(model, gpu, options, spec)
     rope = rope_reserve_term(found)
     lora = _lora(model, parallel, options)
-    rest = pre - stream - kernels - weights_bytes - rope - draft_before - lora.bytes - slack - mm
+    rest = pre - stream - workspace - kernels - weights_bytes - rope - draft_before - lora.bytes - slack - mm
     mamba = _mamba_pool(model, parallel, options, spec, rest)
     mamba_bytes = mamba.total_bytes if mamba else Bytes(0)
     budget_cell = replace(cell, bytes_per_token=cell.bytes_per_token + growth)
@@ -264,7 +269,8 @@ def kv_budget(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options: S
                     draft_in_budget=counted,
                     mm_source=mm_source, rest=rest,
                     mamba=mamba, mamba_bytes=mamba_bytes, tokens=tokens, swa_tokens=swa_tokens,
-                    attn_dp=parallel.attn_dp, stream_pool=stream, first_kernels=kernels, rope_reserve=rope,
+                    attn_dp=parallel.attn_dp, stream_pool=stream, deepgemm_workspace=workspace,
+                    first_kernels=kernels, rope_reserve=rope,
                     rope_source=found.source if found is not None else "", swa_pool=swa_pool,
                     lora=lora.bytes, lora_source=lora.source, lora_notes=lora.notes)
 

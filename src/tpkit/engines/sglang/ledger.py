@@ -90,6 +90,7 @@ def _draft_lines(s: SglangSizing, *, before: bool) -> list[LineItem]:
 
 def _budget_line(s: SglangSizing) -> LineItem:
     parts = ["free before weights"] + (["stream pool"] if s.stream_pool else []) + (
+        ["DeepGEMM workspace"] if s.deepgemm_workspace else []) + (
         ["first kernels"] if s.first_kernels else []) + ["weights"]
     if s.rope_reserve:
         parts.append("RoPE pre-expansion")
@@ -131,11 +132,14 @@ def graph_room(s: SglangSizing) -> Bytes:
 
 
 def _stream_lines(s: SglangSizing) -> list[LineItem]:
-    """torch's stream pool, taken after the pre sample (0.5.9+ at world size 1; ``engines.sglang.streams``)."""
-    from tpkit.engines.sglang.streams import STREAM_POOL_SOURCE
+    """torch's stream pool (0.5.9+ at world size 1) and DeepGEMM's cuBLASLt workspace (0.5.15+ on compute capability
+    9.0+ but 12.0), both taken after the pre sample (``engines.sglang.streams``)."""
+    from tpkit.engines.sglang.streams import STREAM_POOL_SOURCE, WORKSPACE_ITEM, WORKSPACE_SOURCE
 
     out = [LineItem(item="CUDA stream pool (forward stream, after the pre sample)", bytes=s.stream_pool,
                     source=STREAM_POOL_SOURCE)] if s.stream_pool else []
+    if s.deepgemm_workspace:
+        out.append(LineItem(item=WORKSPACE_ITEM, bytes=s.deepgemm_workspace, source=WORKSPACE_SOURCE))
     if s.first_kernels:  # 0.4.6.post5–0.4.9.x at world size 1 (engines.sglang.streams.metadata_kernels)
         out.append(LineItem(item="expert-location metadata's first kernels (after the pre sample)",
                             bytes=s.first_kernels,

@@ -175,7 +175,7 @@ def _spec_json(s: SglangSizing) -> dict | None:
 def _extra(s: SglangSizing, kv_source: str) -> dict:
     new = {"prefill_cuda_graphs": s.prefill_graphs[0],
            "budget_cell_bytes_per_token": s.budget_cell_bytes_per_token, "mm_reserved_bytes": s.mm_reserved.bytes,
-           "stream_pool_bytes": s.stream_pool.bytes,
+           "stream_pool_bytes": s.stream_pool.bytes, "deepgemm_workspace_bytes": s.deepgemm_workspace.bytes,
            "rope_reserve_bytes": s.rope_reserve.bytes, "speculative": _spec_json(s), "attn_dp_size": s.attn_dp,
            "after_pool_bytes": s.after_pool.bytes, "scheduler_log_line": _scheduler(s) if s.pool.num_tokens else None}
     return {"sglang": {**_extra_base(s, kv_source), **new}}

@@ -136,8 +136,8 @@ def size_sglang(model: ModelSpec, gpu: GpuSpec, parallel: ParallelSpec, options:
     running, rows, rule = _running(b, options, model.architecture)
     extra_cols = b.spec.num_draft_tokens if b.spec else 0
     req = req_to_token_bytes(rows, b.context_len, extra_cols) if b.tokens > 0 else Bytes(0)
-    free_for_kv = (b.pre - b.stream_pool - b.first_kernels - weights_bytes - b.rope_reserve - b.draft_weights_before - b.lora
-                   - b.mamba_bytes)   # the memory left after the weights (and the pool_end_free line below)
+    free_for_kv = (b.pre - b.stream_pool - b.deepgemm_workspace - b.first_kernels - weights_bytes - b.rope_reserve
+                   - b.draft_weights_before - b.lora - b.mamba_bytes)   # the memory left after the weights (and the pool_end_free line below)
     pool, draft_pool, refused = _allocated_pools(pool, draft_pool, b.tokens, free_for_kv)
     draft_kv = draft_pool.total_bytes if draft_pool else Bytes(0)
     kv_bytes = pool.total_bytes

@@ -59,8 +59,8 @@ from tpkit.units import Bytes, MiB
 
 __all__ = ["STREAM_POOL_BYTES", "FIRST_RELEASE", "UNSEEN_BY", "STREAM_POOL_SOURCE", "forward_stream_pool",
            "METADATA_FIRST", "METADATA_FIRST_DATE", "METADATA_END", "first_kernel_bytes", "metadata_kernels",
-           "metadata_kernels_span", "WORKSPACE_BYTES", "DEEPGEMM_FIRST", "WORKSPACE_SOURCE", "deepgemm_workspace",
-           "takes_deepgemm"]
+           "metadata_kernels_span", "WORKSPACE_BYTES", "DEEPGEMM_FIRST", "WORKSPACE_SOURCE", "WORKSPACE_ITEM",
+           "deepgemm_workspace", "takes_deepgemm"]
 
 STREAM_POOL_BYTES: Bytes = MiB(70)
 """device memory torch's per-device CUDA stream pool takes when the first ``torch.cuda.Stream()`` is created
@@ -221,6 +221,9 @@ WORKSPACE_SOURCE = ("DeepGEMM's cuBLASLt workspace, 32 MiB (csrc/jit/device_runt
                     "deep_gemm_wrapper.update_deep_gemm_config after init_torch_distributed samples "
                     "pre_model_load_memory, before 'Load weight begin' (0.5.15 pins sgl-deep-gemm 0.1.4, the first "
                     "that binds set_pdl); CUDA compute capability ≥ 9.0 except 12.0 (configurer.py), every world size")
+
+WORKSPACE_ITEM = "DeepGEMM's cuBLASLt workspace (after the pre sample)"
+"""the line ``tpkit plan``'s ledger and ``tpkit explain`` give it (``ledger._stream_lines``; helper gx33)"""
 
 
 def takes_deepgemm(compute_capability: tuple[int, int] | None, vendor: str | None) -> bool | None:

@@ -16,9 +16,10 @@ __all__ = ["make_verdict", "min_fraction"]
 
 def min_fraction(s: SglangSizing) -> float:
     """Smallest ``mem_fraction_static`` (3 decimals) that leaves one page of KV after the weights (and the stream
-    pool taken after the pre sample, ``engines.sglang.streams``, and the RoPE pre-expansion,
+    pool and DeepGEMM's workspace taken after the pre sample, ``engines.sglang.streams``, and the RoPE pre-expansion,
     ``engines.sglang.rope``)."""
-    need = (s.weights.bytes + s.stream_pool.bytes + s.first_kernels.bytes + s.rope_reserve.bytes + s.lora.bytes
+    need = (s.weights.bytes + s.stream_pool.bytes + s.deepgemm_workspace.bytes + s.first_kernels.bytes
+            + s.rope_reserve.bytes + s.lora.bytes
             + math.ceil(s.cell.bytes_per_token * s.page_size))
     return math.ceil(need / s.pre.bytes * 1000) / 1000 if s.pre.bytes > 0 else math.inf
 
