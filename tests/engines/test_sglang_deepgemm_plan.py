@@ -124,8 +124,6 @@ def test_plan_line_equals_the_row_explain_charges_for_one_log():
     assert WORKSPACE_SOURCE in row.meaning + row.note + row.derived_from
 
 
-@pytest.mark.xfail(strict=True, reason="gx33: plan --from-log double-charges DeepGEMM's workspace until "
-                   "explain/fromlog._after_sample leaves it out of the measured context (the lead's merge step)")
 def test_plan_from_log_lands_in_explains_range_for_sg_062():
     """The plan given the log's numbers (--from-log) lands in the range explain rebuilds, around the printed
     392,920 (as the plan-vs-explain test of sg_484 does): the measured context (device total − 'Load weight begin'

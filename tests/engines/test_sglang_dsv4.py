@@ -192,9 +192,6 @@ def test_plan_sizes_0_5_19_and_refuses_0_5_20_with_its_reason(capsys):
     assert "0.5.20 rewrites DSV4PoolConfigurator" in err and "Traceback" not in err
 
 
-@pytest.mark.xfail(strict=True, reason="gx33: the plan now charges DeepGEMM's workspace (a 64 GiB card of unknown compute "
-                   "capability, 0.5.19); plan --from-log charges it twice until explain/fromlog._after_sample leaves "
-                   "it out of the measured context (the lead's merge step; then drop this marker)")
 def test_plan_and_explain_give_the_same_tokens_for_sg_484(capsys):
     """sg_484 (DeepSeek-V4 at tp 4 on 64 GiB Ascend NPUs, 0.5.19 rules by its date, 8 running requests, page 128,
     ratio 0.1): explain rebuilds the printed 1,641,472 from the log's anchors; the plan given the log's numbers

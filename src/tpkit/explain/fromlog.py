@@ -206,6 +206,22 @@ def _mid(iv) -> Bytes | None:
     return None if iv is None else Bytes(max(iv.mid.bytes, 0))
 
 
+def _workspace(a, ctx, version: str | None) -> Bytes:
+    """DeepGEMM's workspace the log took between its pre sample and 'Load weight begin' that the plan charges itself
+    (``engines.sglang.streams.deepgemm_workspace``, 0.5.15+; helper gx33): the log's where its releases agree, else
+    the plan's release decides (as for the first kernels); 0 where the plan's release charges none."""
+    iv = getattr(a, "pre_load_workspace", None)
+    if iv is None:
+        return Bytes(0)
+    from tpkit.engines.sglang.streams import deepgemm_workspace
+    from tpkit.engines.sglang.versions import LATEST
+
+    gpu = ctx.gpu
+    planned = deepgemm_workspace(version or LATEST, compute_capability=getattr(gpu, "compute_capability", None),
+                                 vendor=getattr(gpu, "vendor", None))
+    return Bytes(0) if not planned else iv.low if iv.low == iv.high else planned
+
+
 def _after_sample(a, ctx, version: str | None) -> tuple[Bytes, dict]:
     """(what SGLang took between its pre sample and 'Load weight begin' that the plan charges itself, the measured
     term ``{"first_kernels": …}`` for the plan or ``{}``): the stream pool, and the expert-location metadata's first kernels
@@ -216,6 +232,7 @@ def _after_sample(a, ctx, version: str | None) -> tuple[Bytes, dict]:
     outside the window re-planned inside it charged the 0.09 GiB on the line and again inside its measured load or
     init)."""
     stream, iv = (a.stream_pool.mid if a.stream_pool is not None else Bytes(0)), a.pre_load_kernels
+    stream = stream + _workspace(a, ctx, version)
     if not version:
         return stream + (iv.mid if iv is not None else Bytes(0)), {}
     from tpkit.engines.sglang.streams import metadata_kernels
