@@ -10,6 +10,7 @@ from dataclasses import replace
 from tpkit.explain.diagnose import (MARGIN, MAX_FRACTION, Diagnosis, Fix, fp8_could_halve_weights, bytes_text,
                                    kv_heads_shard, capture_error_not_memory, pool_error_not_memory,
                                    custom_allreduce_fix, failure_texts)
+from tpkit.explain.voom import unshown
 from tpkit.explain.sgbudget import BudgetReplan
 from tpkit.units import Bytes, GiB
 
@@ -265,7 +266,18 @@ def _graph_failure(failure, a, ctx, plan: BudgetReplan):
         fixes.append(Fix(flags="--disable-custom-all-reduce", kv_tokens=a.tokens_printed,
                          fits=short is not None and a.car_bytes >= short,
                          why=f"frees SGLang's custom all-reduce buffers ({bytes_text(a.car_bytes)})"))
+    fixes.append(no_capture_fix(a))
     return cause, short, fixes
+
+
+def no_capture_fix(a) -> Fix:
+    """``--disable-cuda-graph`` for an OOM in the capture: ``ModelRunner`` returns before building the graph runner
+    when the flag is set (``init_cuda_graphs``, model_executor/model_runner.py, 0.4.3.post2 wheel;
+    ``init_device_graphs``, 0.5.9 wheel), and it allocates the KV pool before (``init_memory_pool``), so the pool the
+    log printed is the run's and nothing is captured: a fit from the log's own pool (class a, round cr33c; vLLM's
+    ``--enforce-eager`` is the same fix)."""
+    return Fix(flags="--disable-cuda-graph", kv_tokens=a.tokens_printed, fits=True,
+               why="no CUDA graph is captured (slower decode); the KV pool the log printed is unchanged")
 
 
 _SMALLER_BATCH = (4, 8, 16)
@@ -324,10 +336,10 @@ def _graph_batch_fix(a, bs, pools, req, short, k: int) -> Fix:
         graph_fits = (short is None or short.bytes <= 0 or (a.graph is not None and a.graph.mid.bytes / 2 >=
                                                              short.bytes) or short.bytes < GiB(1).bytes)
         graph_note = "graph memory scaled by 1/2 (not measured per batch size)"
-    return Fix(flags=f"--cuda-graph-max-bs {value}",
-               kv_tokens=a.tokens_printed, fits=bool(graph_fits),
-               why="graph memory grows with the largest captured batch; the KV pool is unchanged",
-               note=graph_note)
+    fix = Fix(flags=f"--cuda-graph-max-bs {value}", kv_tokens=a.tokens_printed, fits=bool(graph_fits),
+              why="graph memory grows with the largest captured batch; the KV pool is unchanged", note=graph_note)
+    return unshown(fix, "the graph memory at the smaller batch is not printed: the log shows the pools at the "
+                        "failure, not how they scale with the batch (scaling them is a rule of thumb)")
 
 
 def _first_request_failure(failure, a, ctx, plan: BudgetReplan):
@@ -341,10 +353,25 @@ def _first_request_failure(failure, a, ctx, plan: BudgetReplan):
         if f2 > 0:
             fixes.append(plan.fix(f"--mem-fraction-static {f2:.2f}", "more slack for activations", fraction=f2))
     cpp = ctx.get("chunked_prefill_size")
-    fixes.append(Fix(flags=f"--chunked-prefill-size {max(512, int(cpp) // 2) if cpp else 4096}",
-                     kv_tokens=a.tokens_printed, fits=True,
-                     why="smaller prefill chunks need fewer activation bytes; the KV pool is unchanged"))
+    fixes.append(unshown(Fix(flags=f"--chunked-prefill-size {max(512, int(cpp) // 2) if cpp else 4096}",
+                             kv_tokens=a.tokens_printed, fits=True,
+                             why="smaller prefill chunks need fewer activation bytes; the KV pool is unchanged"),
+                         "the activation peak at the smaller chunk is neither printed nor planned (before round "
+                         "cr33c a fit by rule of thumb)"))
     return cause, short, fixes
+
+
+HALVED = ("the model config or the GPU is not known, so the layout is not re-planned: halving the measured weights is "
+          "a rule of thumb (replicated layers do not shard)")
+"""what a tp / fp8 fix whose weights ``sgreplan.relayout`` could only halve needs to be shown to fit (round cr33c)"""
+
+
+def layout_fix(plan: BudgetReplan, flags: str, why: str, **kw) -> Fix:
+    """``plan.fix`` at another layout with ``sgreplan.relayout``'s keywords: a fit only where relayout re-planned
+    the weights through the planner; where it fell back to halving them (``weights_scale``) a suggestion
+    (``voom.unshown``, round cr33c's one standard)."""
+    fix = plan.fix(flags, why, **kw)
+    return unshown(fix, HALVED) if "weights_scale" in kw else fix
 
 
 def _sg_growth_fixes(a, ctx, plan: BudgetReplan) -> list[Fix]:
@@ -365,11 +392,11 @@ def _sg_growth_fixes(a, ctx, plan: BudgetReplan) -> list[Fix]:
                                                       f"{f2 * factor:.3f} (× {factor:g})")))
     from tpkit.explain.sgreplan import relayout
 
-    out.append(fix(f"--tp {2 * tp}", "weights shard over twice the GPUs",
-                   cell_scale=0.5 if kv_heads_shard(ctx.model, tp) else 1.0, **relayout(ctx, a, tp=2 * tp)))
+    out.append(layout_fix(plan, f"--tp {2 * tp}", "weights shard over twice the GPUs",
+                          cell_scale=0.5 if kv_heads_shard(ctx.model, tp) else 1.0, **relayout(ctx, a, tp=2 * tp)))
     if fp8_could_halve_weights(ctx):
-        out.append(fix("--quantization fp8", "fp8 weights take half of 16-bit weights",
-                       **relayout(ctx, a, tp=tp, quantization="fp8")))
+        out.append(layout_fix(plan, "--quantization fp8", "fp8 weights take half of 16-bit weights",
+                              **relayout(ctx, a, tp=tp, quantization="fp8")))
     kv = str(ctx.get("kv_cache_dtype", "auto")).lower()
     if "fp8" not in kv:
         out.append(fix("--kv-cache-dtype fp8_e4m3", "an fp8 cell is half a 16-bit cell", cell_scale=0.5,
