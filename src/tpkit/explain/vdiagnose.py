@@ -437,5 +437,6 @@ def _no_kv_memory(a, ctx, tokens_for):
                                                       _HALVED)))
     why = "a smaller profile run lowers the activation peak"
     fixes.append(_vr().reprofiled(a, ctx, {"max_num_seqs": 64, "max_num_batched_tokens": 4096}, why) or unshown(Fix(
-        flags="--max-num-seqs 64 --max-num-batched-tokens 4096", kv_tokens=None, fits=True, why=why), PROFILE_UNPLANNED))
+        flags="--max-num-seqs 64 --max-num-batched-tokens 4096", kv_tokens=None, fits=True, why=why),
+        PROFILE_UNPLANNED))
     return cause, short, fixes

@@ -98,8 +98,8 @@ def graph_failure(failure, a, tokens_for):
 
 
 def weights_failure(failure, ctx, a=None):
-    """Out of memory loading the weights: (cause, short, fixes) — twice the TP size, fp8 weights where the weights are 16-bit
-    (``fp8_could_halve_weights``, the test the KV-pool diagnosis applies: a checkpoint the log or the model config
+    """Out of memory loading the weights: (cause, short, fixes) — twice the TP size, fp8 weights where the weights
+    are 16-bit (``fp8_could_halve_weights``, the test the KV-pool diagnosis applies: a checkpoint the log or the model config
     shows quantized has no 16-bit weights to halve; an FP8 Qwen3-235B-A22B checkpoint was offered '--quantization
     fp8' before helper crash9, 2026-12-05, docs/accuracy.md §7.3).  The tp / fp8 fixes fit only as re-planned
     (``vreplan.layout_fix``); without the model or the GPU they are suggestions (``unshown``): the log prints one
