@@ -122,7 +122,8 @@ def weights_failure(failure, ctx, a=None):
 def other_processes(failure):
     """The memory torch's OOM message lists as other processes' (``other_processes``, ``logs.failures._oom``), where
     it is more than ``sgdevice.OTHERS_NEGLIGIBLE_FRACTION`` of the device (a desktop's few MiB are not in the way);
-    else None.  ``with_freed_card`` offers freeing it only where it covers the OOM's shortfall (asked − free)."""
+    else None.  ``with_freed_card`` offers freeing it where it covers the OOM's shortfall (asked − free), or where
+    torch's figures do not measure one (then as a suggestion past the weights)."""
     from tpkit.explain.sgdevice import OTHERS_NEGLIGIBLE_FRACTION
 
     held, total = failure.size("other_processes"), failure.size("total")
@@ -139,8 +140,8 @@ def with_freed_card(failure, a, ctx, cause: str, fixes: list[Fix]) -> tuple[str,
     ``--tensor-parallel-size 2`` called a fit); unchanged otherwise."""
     held = other_processes(failure)
     short = oom_short(failure)
-    if held is None or (short is not None and not 0 < short.bytes <= held.value.bytes):
-        return cause, fixes  # freeing them would not cover the shortfall, or torch's figures do not measure it
+    if held is None or (short is not None and short.bytes > held.value.bytes):
+        return cause, fixes  # freeing them would not cover the shortfall
     cause += f"; other processes hold {held.text} of the device (torch's OOM message lists them)"
     return cause, [freed_card_fix(failure, held, a, ctx), *fixes]
 
@@ -161,8 +162,9 @@ def freed_card_fix(failure, held, a, ctx) -> Fix:
     if failure.phase != "weights":
         if asked is None or free is None:
             return unshown(fix, "the OOM line does not print both the request and the free memory")
-        if now_free < asked.value.bytes:
-            return unshown(fix, f"{bytes_text(now_free)} free is still below the {asked.text} asked")
+        if asked.value.bytes <= free.value.bytes:
+            return unshown(fix, f"torch's free figure ({free.text}, read after the allocation and its retry failed) "
+                                f"is above the {asked.text} asked, so the shortfall is not measured")
         return Fix(flags=fix.flags, kv_tokens=fix.kv_tokens, fits=True, why=fix.why,
                    note=f"the {asked.text} asked fits the {bytes_text(now_free)} then free; the log's KV cache holds")
     planned = None if a is None or ctx is None else _vreplan().layout_fix(
