@@ -42,7 +42,7 @@ torch OOM lists: freeing it fits); docs/accuracy.md §7.3 cr31 tables the ten le
 crash logs, phase 142 / 145, a fitting fix 134 / 145 -> 130 / 145: SGLang's weights-floor fix is offered, not called a
 fit (FLOOR_NOT_SHOWN: sg_480, sg_483, sg_485, sg_486), sg_911 is UNPLANNED_HARDWARE (an Ascend NPU); §7.3 cr33a.
 Helper cr33c (2026-12-07): one standard for ``fits`` (re-planned from the log's numbers, or from the catalog at the
-band's pessimistic end); 152 memory crash logs, a fitting fix 137 / 152 -> 99 / 152: 38 logs' rule-of-thumb fits are
+band's pessimistic end); 152 memory crash logs, a fitting fix 137 / 152 -> 95 / 152: 42 logs' rule-of-thumb fits are
 offered as suggestions (NOT_SHOWN); §7.3 'Every claimed fit audited'."""
 PHASE_WORDS = {"weight_load": "weights"}
 PARSER_PHASE_DISAGREES = {
@@ -96,6 +96,8 @@ _HOW = {
     "free_not_printed": ("a higher --gpu-memory-utilization: the device's free memory at start-up is not printed"),
     "pool_not_printed": ("a lower --gpu-memory-utilization covering the OOM's shortfall: no 'Available KV cache memory' "
                          "printed, so the smaller pool's tokens are not re-planned"),
+    "graph_scaled": ("SGLang's --cuda-graph-max-bs halved or quartered: the graph memory assumed to scale with the "
+                     "captured batch, which the log does not print"),
     "chunk_unplanned": ("SGLang's --chunked-prefill-size halved after a first-request OOM: the activation peak at the "
                         "smaller chunk is neither printed nor planned"),
 }
@@ -141,6 +143,10 @@ NOT_SHOWN = {
     "sg_518": _HOW["chunk_unplanned"],
     "sg_519": _HOW["chunk_unplanned"],
     "sg_520": _HOW["chunk_unplanned"],
+    "sg_028": _HOW["graph_scaled"],
+    "sg_030": _HOW["graph_scaled"],
+    "sg_450": _HOW["graph_scaled"],
+    "sg_453": _HOW["graph_scaled"],
 }
 WEIGHTS_EXCEED_THE_CARD = {
     # memory failures whose run does not fit the card even with every other process gone: the plan of the log's own

@@ -266,18 +266,8 @@ def _graph_failure(failure, a, ctx, plan: BudgetReplan):
         fixes.append(Fix(flags="--disable-custom-all-reduce", kv_tokens=a.tokens_printed,
                          fits=short is not None and a.car_bytes >= short,
                          why=f"frees SGLang's custom all-reduce buffers ({bytes_text(a.car_bytes)})"))
-    fixes.append(no_capture_fix(a))
     return cause, short, fixes
 
-
-def no_capture_fix(a) -> Fix:
-    """``--disable-cuda-graph`` for an OOM in the capture: ``ModelRunner`` returns before building the graph runner
-    when the flag is set (``init_cuda_graphs``, model_executor/model_runner.py, 0.4.3.post2 wheel;
-    ``init_device_graphs``, 0.5.9 wheel), and it allocates the KV pool before (``init_memory_pool``), so the pool the
-    log printed is the run's and nothing is captured: a fit from the log's own pool (class a, round cr33c; vLLM's
-    ``--enforce-eager`` is the same fix)."""
-    return Fix(flags="--disable-cuda-graph", kv_tokens=a.tokens_printed, fits=True,
-               why="no CUDA graph is captured (slower decode); the KV pool the log printed is unchanged")
 
 
 _SMALLER_BATCH = (4, 8, 16)
