@@ -239,7 +239,8 @@ _HALVED = ("the model or the GPU is not known, so the layout is not re-planned: 
 PROFILE_UNPLANNED = ("the model or the GPU is not known, so the profile run at the smaller batch is not re-planned: "
                      "its activation peak is not printed (before round cr33c a fit wherever the shortfall was under "
                      "1 GiB, a rule of thumb)")
-"""the no-blocks / profile-run fallback's missing input (vl_1402, vl_1403, vl_1405 print no budget at all)"""
+"""the no-blocks / profile-run fallback's missing input (V1's 'No available memory for the cache blocks' prints no
+budget at all)"""
 
 
 def _profile_oom(parsed, a, ctx):

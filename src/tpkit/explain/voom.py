@@ -136,8 +136,8 @@ def other_processes(failure):
 
 def with_freed_card(failure, a, ctx, cause: str, fixes: list[Fix]) -> tuple[str, list[Fix]]:
     """(cause, fixes) with the other processes named and freeing them first (``freed_card_fix``) where the OOM
-    line lists other processes' memory (round cr33c; round ex33 found vl_1398's 42.16 GiB tenant unnamed and
-    ``--tensor-parallel-size 2`` called a fit); unchanged otherwise."""
+    line lists other processes' memory (round cr33c: a tenant the message names was left unnamed and layout
+    fixes called fits on a card it holds); unchanged otherwise."""
     held = other_processes(failure)
     short = oom_short(failure)
     if held is None or (short is not None and short.bytes > held.value.bytes):
@@ -205,8 +205,8 @@ def sampler_warmup_fix(failure, a, ctx, texts: str) -> Fix | None:
     into float32 and works on tensors of that shape; on an OOM the runner raises "CUDA out of memory occurred when
     warming up sampler with N dummy requests. Please try lowering `max_num_seqs` or `gpu_memory_utilization`"
     (v1/worker/gpu_worker.py, v1/worker/gpu_model_runner.py ``_dummy_sampler_run``, v1/sample/sampler.py; 0.17.1
-    wheel; the message also in 0.11.0, 0.20.0 and 0.33.0). The failed allocation scales with the requests (vl_453:
-    256 × 128,256 × 4 B = 125.25 MiB, torch's 126.00 MiB; vl_783: 1,024 × 151,936 × 4 B = 593.5 MiB, 594.00 MiB), so
+    wheel; the message also in 0.11.0, 0.20.0 and 0.33.0). The failed allocation scales with the requests (two logs:
+    256 × 128,256 × 4 B = 125.25 MiB, torch's 126.00 MiB; 1,024 × 151,936 × 4 B = 593.5 MiB, 594.00 MiB), so
     M is the smaller of N/2 and the count at which that allocation fits what torch found free. The KV cache is
     re-planned where the profile batch moves (``vreplan.reprofiled``), else the log's holds."""
     m = _SAMPLER_WARMUP.search(texts or "")
