@@ -15,8 +15,9 @@ def test_an_oom_after_graph_capture_is_a_first_request_failure_with_a_re_planned
     assert d.short_by.bytes == MiB(136).bytes - MiB(120.88).bytes
     fix = next(f for f in d.fixes if f.flags.startswith("--gpu-memory-utilization"))
     u2 = float(fix.flags.split()[-1])
-    # the shortfall plus 1 GiB leaves vLLM's budget: (0.98 − u2) × 22.36 GiB ≥ 15.12 MiB + 1 GiB, on the 0.01 grid
-    assert u2 < 0.98 and (0.98 - u2) * 22.36 * 1024 >= 15.12 + 1024 and (0.98 - u2 - 0.01) * 22.36 * 1024 < 15.12 + 1024
+    # the OOM's own shortfall leaves vLLM's budget: (0.98 − u2) × 22.36 GiB ≥ 15.12 MiB, the largest such u2 on the
+    # 0.01 grid (helper cr33c: no 1 GiB margin, which no source gives)
+    assert u2 == 0.97 and (0.98 - u2) * 22.36 * 1024 >= 15.12
     assert fix.fits and 0 < fix.kv_tokens < 150_745
 
 
@@ -113,11 +114,14 @@ def test_halving_the_graph_batch_is_judged_on_the_printed_graph_pools():
     """sg_028 prints what the graphs held (3.23 GiB in private pools) when 672 MiB more failed with 200.75 MiB free:
     half of 3.89 GiB covers the 471.25 MiB missing; a pool too small to halve away the shortfall is no fit."""
     fix = next(f for f in explain_log(log_bytes("sg_028")).diagnosis.fixes if f.flags.startswith("--cuda-graph"))
-    assert fix.fits and "3.23 GiB" in fix.note and "assumed ∝" in fix.note
+    # helper cr33c: scaling the graph memory with the batch is a rule of thumb: every such fix is a suggestion, its
+    # arithmetic kept in the note
+    assert not fix.fits and "3.23 GiB" in fix.note and "assumed ∝" in fix.note
+    assert fix.note.startswith("a suggestion, not shown to fit: the graph memory at the smaller batch")
     msg = ("Exception: Capture cuda graph failed: CUDA out of memory. Tried to allocate {req}. GPU 0 has a total "
            "capacity of 79.19 GiB of which 100.00 MiB is free. Of the allocated memory 70.00 GiB is allocated by "
            "PyTorch, with {pool} allocated in private pools (e.g., CUDA Graphs)\n")
-    assert _graph_fix(msg.format(req="4.00 GiB", pool="4.00 GiB")).fits      # (4 + 4) / 2 ≥ 3.9
+    assert "freeing 4.00 GiB" in _graph_fix(msg.format(req="4.00 GiB", pool="4.00 GiB")).note  # (4 + 4) / 2 ≥ 3.9
     assert not _graph_fix(msg.format(req="4.00 GiB", pool="1.00 GiB")).fits  # (1 + 4) / 2 < 3.9
 
 
@@ -131,9 +135,9 @@ def test_a_whole_torch_message_without_private_pools_means_empty_graph_pools():
            "PyTorch, and 100.00 MiB is reserved by PyTorch but unallocated.\n")
     fixes = [f for f in explain_log(msg.format(free="424.00 MiB").encode()).diagnosis.fixes
              if f.flags.startswith("--cuda-graph")]
-    assert [f.flags.split()[1] for f in fixes] == ["N/2", "N/4"] and [f.fits for f in fixes] == [False, True]
-    assert "0 B" in fixes[1].note and "1/4 of 1.00 GiB" in fixes[1].note
-    assert _graph_fix(msg.format(free="600.00 MiB")).fits                  # 1 GiB / 2 ≥ 424 MiB missing
+    assert [f.flags.split()[1] for f in fixes] == ["N/2", "N/4"] and [f.fits for f in fixes] == [False, False]
+    assert "0 B" in fixes[1].note and "1/4 of 1.00 GiB" in fixes[1].note  # the quarter, a suggestion (cr33c)
+    assert "freeing 512.00 MiB" in _graph_fix(msg.format(free="600.00 MiB")).note  # 1 GiB / 2 ≥ 424 MiB missing
     d = explain_log(msg.format(free="10.00 MiB").encode()).diagnosis       # 1014 MiB missing: 1/16 frees 960 MiB
     assert not any(f.fits for f in d.fixes if f.flags.startswith("--cuda-graph"))
     cut = msg.split(" Of the allocated")[0] + "\n"                          # no pool figure known: the old rule
@@ -147,7 +151,7 @@ def test_sg_450_a_capture_oom_without_graph_pools_gets_a_quarter_of_the_batch():
     """sg_450 (GLM-5.2-FP8 HiSparse on 8x H200, SGLang 0.5.13.post1, --cuda-graph-max-bs 128): 1.50 GiB asked with
     488.19 MiB free and no private-pool figure; half frees 768 MiB (< 1.02 GiB missing), a quarter 1.13 GiB."""
     fixes = [f for f in explain_log(log_bytes("sg_450")).diagnosis.fixes if f.flags.startswith("--cuda-graph")]
-    assert [f.flags.split()[1] for f in fixes] == ["N/2", "N/4"] and [f.fits for f in fixes] == [False, True]
+    assert [f.flags.split()[1] for f in fixes] == ["N/2", "N/4"] and [f.fits for f in fixes] == [False, False]
     assert "1/4 of 1.50 GiB" in fixes[1].note
     with_bs = explain_log(log_bytes("sg_450"), flags={"cuda_graph_max_bs": 128}).diagnosis
     assert [f.flags for f in with_bs.fixes if f.flags.startswith("--cuda-graph")] == ["--cuda-graph-max-bs 64",

@@ -160,7 +160,11 @@ def test_every_other_fix_round_trips():
     # highest CUDA-context band end of the table (gpuinfer._context_high): cdna3's one-sample 1.32 GiB before, 1.15 GiB
     # with 30 AMD samples, below sg_045's 1.30 GiB gap on its RTX 5090, so explain names no GPU there and sg_045's two
     # layout fixes are refused by the plan (outcome "refused", not a mismatch)
-    assert sum(r["outcome"] == "match" for r in rows) >= 88  # helper cr17: 60 of 62; bl18b: 64 of 66; cr19: 65 of 67;
+    # helper cr33c (2026-12-07): 90 of 98 -> 81 of 89 matched, 8 suggestions (explain offers them without a fit:
+    # vl_342, vl_454, vl_455, vl_456, vl_788, vl_986's higher utilization, sg_519 / sg_520's smaller chunk; the
+    # tokens agree, the plan's fit assumes what the log does not print), mismatch 8 -> 8 (OPEN)
+    assert sum(r["outcome"] == "suggestion" for r in rows) <= 8
+    assert sum(r["outcome"] == "match" for r in rows) >= 81  # helper cr17: 60 of 62; bl18b: 64 of 66; cr19: 65 of 67;
     # rt23: 86 of 90 (81 of 87 before: vl_989 / vl_992 lost the utilization fix; vl_989, vl_992, vl_993 get 4 each)
     # helper cr31 (2026-12-07): 85 of 89 -> 88 of 94 (sg_513's three fixes match now that its card is read; sg_514's
     # two differ, OPEN "another process")
@@ -225,7 +229,7 @@ def test_tp_fix_uses_the_planned_load_where_it_reproduces_the_log():
     case = next(c for c in cases() if c["id"] == "sg_045")
     e = ROUNDTRIP.explained(case, ROUNDTRIP.model_map())[0]
     fix = next(f for f in e.diagnosis.fixes if f.flags == "--tp 2")
-    assert fix.fits and "weights scaled by 1/2" in fix.note
+    assert not fix.fits and "weights scaled by 1/2" in fix.note  # helper cr33c: a rule of thumb, a suggestion
     assert _fix("sg_045", "--tp")["outcome"] == "refused"
 
 
@@ -267,7 +271,8 @@ def test_vllm_fixes_without_an_available_print_or_one_request_are_not_fits():
     # vl_788: 0.71 left 10,448 tokens, less than one 40,960-token request (vLLM refuses to start): 0.79 holds it
     e = ROUNDTRIP.explained(by_id["vl_788"], models)[0]
     fix = next(f for f in e.diagnosis.fixes if f.flags.startswith("--gpu-memory-utilization"))
-    assert fix.flags == "--gpu-memory-utilization 0.79" and fix.fits and fix.kv_tokens >= 40960
+    assert fix.flags == "--gpu-memory-utilization 0.79" and fix.kv_tokens >= 40960
+    assert not fix.fits and "free memory at start-up is not printed" in fix.note  # helper cr33c: a suggestion
 
 
 def test_ledger_states_the_terms_it_sums():

@@ -82,7 +82,8 @@ def test_plan_keeps_the_measured_weights_of_a_quantization_the_config_refuses(ca
     assert abs(weights["bytes"] - 16345249664) < 2**20  # 'Model loading took 15.22 GiB', not 27.51 GiB derived
     assert any(w.startswith("weights taken from the log (compressed-tensors, as it ran)") for w in plan["warnings"])
     row = _row("vl_342", "--gpu-memory-utilization 0.19")
-    assert row["outcome"] == "match" and row["plan_kv_tokens"] == 38064, row  # was 0 tokens, no fit
+    # helper cr33c: explain offers 0.19 as a suggestion (the start-up free memory is not printed): the tokens agree
+    assert row["outcome"] == "suggestion" and row["plan_kv_tokens"] == 38064, row  # was 0 tokens, no fit
     # a --quantization the user gives is a change of the run: the measured weights do not carry over
     plan = _plan(capsys, "vl_342", "--quantization", "fp8")
     assert not any(w.startswith("weights taken from the log") for w in plan["warnings"])

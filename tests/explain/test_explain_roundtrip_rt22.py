@@ -42,7 +42,7 @@ def test_no_blocks_error_anchors_the_plan_at_zero_available(capsys):
     # to 0 available; the plan took the catalog's non-KV memory and gave 121,040 tokens (10 GiB already free at 0.4,
     # which the log disproves)
     row = _row("vl_986", "--gpu-memory-utilization 0.48")
-    assert row["outcome"] == "match", row
+    assert row["outcome"] == "suggestion", row  # helper cr33c: the start-up free memory is not printed
     assert abs(row["plan_kv_tokens"] - 46_160) <= 16, row
     plan = _plan(capsys, "vl_986")  # the log's own settings: no room, as the log says
     assert plan["kv_tokens"] <= 16, plan["kv_tokens"]

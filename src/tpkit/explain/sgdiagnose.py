@@ -268,6 +268,7 @@ def _graph_failure(failure, a, ctx, plan: BudgetReplan):
     return cause, short, fixes
 
 
+
 _SMALLER_BATCH = (4, 8, 16)
 """the divisors of the largest captured batch tried when halving it is not enough (same assumption as 1/2)"""
 
@@ -324,10 +325,10 @@ def _graph_batch_fix(a, bs, pools, req, short, k: int) -> Fix:
         graph_fits = (short is None or short.bytes <= 0 or (a.graph is not None and a.graph.mid.bytes / 2 >=
                                                              short.bytes) or short.bytes < GiB(1).bytes)
         graph_note = "graph memory scaled by 1/2 (not measured per batch size)"
-    return Fix(flags=f"--cuda-graph-max-bs {value}",
-               kv_tokens=a.tokens_printed, fits=bool(graph_fits),
-               why="graph memory grows with the largest captured batch; the KV pool is unchanged",
-               note=graph_note)
+    fix = Fix(flags=f"--cuda-graph-max-bs {value}", kv_tokens=a.tokens_printed, fits=bool(graph_fits),
+              why="graph memory grows with the largest captured batch; the KV pool is unchanged", note=graph_note)
+    return unshown(fix, "the graph memory at the smaller batch is not printed: the log shows the pools at the "
+                        "failure, not how they scale with the batch (scaling them is a rule of thumb)")
 
 
 def _first_request_failure(failure, a, ctx, plan: BudgetReplan):
@@ -341,10 +342,33 @@ def _first_request_failure(failure, a, ctx, plan: BudgetReplan):
         if f2 > 0:
             fixes.append(plan.fix(f"--mem-fraction-static {f2:.2f}", "more slack for activations", fraction=f2))
     cpp = ctx.get("chunked_prefill_size")
-    fixes.append(Fix(flags=f"--chunked-prefill-size {max(512, int(cpp) // 2) if cpp else 4096}",
-                     kv_tokens=a.tokens_printed, fits=True,
-                     why="smaller prefill chunks need fewer activation bytes; the KV pool is unchanged"))
+    fixes.append(unshown(Fix(flags=f"--chunked-prefill-size {max(512, int(cpp) // 2) if cpp else 4096}",
+                             kv_tokens=a.tokens_printed, fits=True,
+                             why="smaller prefill chunks need fewer activation bytes; the KV pool is unchanged"),
+                         "the activation peak at the smaller chunk is neither printed nor planned (before round "
+                         "cr33c a fit by rule of thumb)"))
     return cause, short, fixes
+
+
+def unshown(fix: Fix, missing: str) -> Fix:
+    """``explain.voom.unshown`` (round cr33c's one standard), imported where such a fix is offered: ``tpkit explain``'s
+    cold start on an SGLang log does not load the vLLM diagnosis."""
+    from tpkit.explain.voom import unshown as offered
+
+    return offered(fix, missing)
+
+
+HALVED = ("the model config or the GPU is not known, so the layout is not re-planned: halving the measured weights is "
+          "a rule of thumb (replicated layers do not shard)")
+"""what a tp / fp8 fix whose weights ``sgreplan.relayout`` could only halve needs to be shown to fit (round cr33c)"""
+
+
+def layout_fix(plan: BudgetReplan, flags: str, why: str, **kw) -> Fix:
+    """``plan.fix`` at another layout with ``sgreplan.relayout``'s keywords: a fit only where relayout re-planned
+    the weights through the planner; where it fell back to halving them (``weights_scale``) a suggestion
+    (``voom.unshown``, round cr33c's one standard)."""
+    fix = plan.fix(flags, why, **kw)
+    return unshown(fix, HALVED) if "weights_scale" in kw else fix
 
 
 def _sg_growth_fixes(a, ctx, plan: BudgetReplan) -> list[Fix]:
@@ -365,11 +389,11 @@ def _sg_growth_fixes(a, ctx, plan: BudgetReplan) -> list[Fix]:
                                                       f"{f2 * factor:.3f} (× {factor:g})")))
     from tpkit.explain.sgreplan import relayout
 
-    out.append(fix(f"--tp {2 * tp}", "weights shard over twice the GPUs",
-                   cell_scale=0.5 if kv_heads_shard(ctx.model, tp) else 1.0, **relayout(ctx, a, tp=2 * tp)))
+    out.append(layout_fix(plan, f"--tp {2 * tp}", "weights shard over twice the GPUs",
+                          cell_scale=0.5 if kv_heads_shard(ctx.model, tp) else 1.0, **relayout(ctx, a, tp=2 * tp)))
     if fp8_could_halve_weights(ctx):
-        out.append(fix("--quantization fp8", "fp8 weights take half of 16-bit weights",
-                       **relayout(ctx, a, tp=tp, quantization="fp8")))
+        out.append(layout_fix(plan, "--quantization fp8", "fp8 weights take half of 16-bit weights",
+                              **relayout(ctx, a, tp=tp, quantization="fp8")))
     kv = str(ctx.get("kv_cache_dtype", "auto")).lower()
     if "fp8" not in kv:
         out.append(fix("--kv-cache-dtype fp8_e4m3", "an fp8 cell is half a 16-bit cell", cell_scale=0.5,

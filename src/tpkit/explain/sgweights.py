@@ -29,11 +29,12 @@ def weights_failure(failure, a, ctx, plan: BudgetReplan, parsed=None):
     if room is not None and pre is not None and free is not None:
         cause += f"; {bytes_text(pre - free.value.bytes)} of weights were loaded out of {bytes_text(pre)} free before the load"
     if plan.w is not None:
+        from tpkit.explain.sgdiagnose import layout_fix
         from tpkit.explain.sgreplan import relayout
 
-        return cause, short, [plan.fix(f"--tp {2 * tp}", "weights shard over twice the GPUs",
-                                       cell_scale=0.5 if kv_heads_shard(ctx.model, tp) else 1.0,
-                                       **relayout(ctx, a, tp=2 * tp))]
+        return cause, short, [layout_fix(plan, f"--tp {2 * tp}", "weights shard over twice the GPUs",
+                                         cell_scale=0.5 if kv_heads_shard(ctx.model, tp) else 1.0,
+                                         **relayout(ctx, a, tp=2 * tp))]
     fixes = _weights_fixes_from_model(ctx, tp, room, plan.f, a)
     if not any(fx.fits for fx in fixes):
         cause, fixes = _weights_from_catalog(ctx, cause, fixes, failure.size("other_processes"))

@@ -10,8 +10,8 @@ from tpkit.explain.diagnose import (MAX_FRACTION, Diagnosis, Fix, bytes_text, kv
                                    capture_error_not_memory, custom_allreduce_fix, failure_texts)
 from tpkit.explain.interval import mid_bytes
 from tpkit.explain.refusals import REFUSED
-from tpkit.explain.voom import (POOL_ALLOCATION, first_request_failure, graph_failure, oom_short,
-                                pool_alloc_failure, weights_failure)
+from tpkit.explain.voom import (POOL_ALLOCATION, first_request_failure, graph_failure, oom_short, unshown,
+                                pool_alloc_failure, weights_failure, with_freed_card)
 from tpkit.units import Bytes, GiB, MiB
 
 __all__ = ["diagnose_vllm"]
@@ -87,6 +87,7 @@ def diagnose_vllm(parsed, a, ctx) -> Diagnosis:
             oom_short(failure), custom_allreduce_fix(failure_texts(parsed))
         if fixes:  # a CUDACHECK exit places no step (round ex32: vllm#42609)
             cause += ": the custom all-reduce kernels failed, not a lack of memory"
+    cause, fixes = with_freed_card(failure, a, ctx, cause, list(fixes))
     return Diagnosis(status="failed", phase=phase, cause=cause, short_by=short, evidence=ev, fixes=tuple(fixes))
 
 
@@ -207,10 +208,10 @@ def _kv_too_small_fixes(a, ctx, need: _KvNeed, tokens_for) -> list[Fix]:
     if short is not None and total and u is not None:
         u2 = math.ceil((u + (short.bytes + MiB(256).bytes) / total) * 100) / 100
         if u2 <= MAX_FRACTION:
-            fixes.append(Fix(flags=f"--gpu-memory-utilization {u2:.2f}",
-                             kv_tokens=tokens_for(have_b + int((u2 - u) * total), tb), fits=True,
-                             why="more of the device for the KV cache (requested grows by Δu × total)",
-                             note="assumes the device has that much free at start-up"))
+            fixes.append(unshown(Fix(flags=f"--gpu-memory-utilization {u2:.2f}",
+                                     kv_tokens=tokens_for(have_b + int((u2 - u) * total), tb), fits=True,
+                                     why="more of the device for the KV cache (requested grows by Δu × total)"),
+                                 _NOT_FREE))
     if not (needed and have_b is not None):
         return fixes
     kv = str(ctx.get("kv_cache_dtype", "auto")).lower()
@@ -223,10 +224,23 @@ def _kv_too_small_fixes(a, ctx, need: _KvNeed, tokens_for) -> list[Fix]:
         ktb = (tb / 2 if kv_heads_shard(ctx.model, tp) else tb) if tb else None
         need2 = needed.value.bytes / (2 if kv_heads_shard(ctx.model, tp) else 1)
         why = "half the weights per GPU free room for the KV cache"
-        fixes.append(_vr().tp_fix(a, ctx, why=why, fallback=Fix(
+        fixes.append(_vr().tp_fix(a, ctx, why=why, fallback=unshown(Fix(
             flags=f"--tensor-parallel-size {2 * tp}", kv_tokens=tokens_for(have_b + gain, ktb),
-            fits=need2 <= have_b + gain, why=why, note="weights scaled by 1/2")))
+            fits=need2 <= have_b + gain, why=why, note="weights scaled by 1/2"), _HALVED)))
     return fixes
+
+
+_NOT_FREE = ("the device's free memory at start-up is not printed, and vLLM requires u × total free before it starts "
+             "(a card another process shares fails that check)")
+"""what a higher ``--gpu-memory-utilization`` needs to be shown to fit (round cr33c: it was called a fit on the
+assumption that the device has the memory free)"""
+_HALVED = ("the model or the GPU is not known, so the layout is not re-planned: halving the measured weights is a "
+           "rule of thumb (replicated layers and the other terms do not halve)")
+PROFILE_UNPLANNED = ("the model or the GPU is not known, so the profile run at the smaller batch is not re-planned: "
+                     "its activation peak is not printed (before round cr33c a fit wherever the shortfall was under "
+                     "1 GiB, a rule of thumb)")
+"""the no-blocks / profile-run fallback's missing input (V1's 'No available memory for the cache blocks' prints no
+budget at all)"""
 
 
 def _profile_oom(parsed, a, ctx):
@@ -403,25 +417,27 @@ def _no_kv_memory(a, ctx, tokens_for):
             room = (avail or 0) + int((u2 - u) * total)
             one, words = _one_request(a, ctx, room)
         if u2 <= MAX_FRACTION:
-            fixes.append(Fix(flags=f"--gpu-memory-utilization {u2:.2f}", kv_tokens=tokens_for(room), fits=one,
-                             why="more of the device for vLLM",
-                             note="; ".join(x for x in ("assumes the device has it free", bound, words) if x)))
+            fixes.append(unshown(Fix(flags=f"--gpu-memory-utilization {u2:.2f}", kv_tokens=tokens_for(room),
+                                     fits=one, why="more of the device for vLLM",
+                                     note="; ".join(x for x in (bound, words) if x)), _NOT_FREE))
     w = mid_bytes(a.weights)
     if w is not None:
         room = (avail or 0) + w // 2
         one, words = _one_request(a, ctx, room, 2 * tp)
-        fixes.append(_vr().tp_fix(a, ctx, why="half the weights per GPU", fallback=Fix(
+        fixes.append(_vr().tp_fix(a, ctx, why="half the weights per GPU", fallback=unshown(Fix(
             flags=f"--tensor-parallel-size {2 * tp}", kv_tokens=tokens_for(room), fits=room > 0 and one,
-            why="half the weights per GPU", note="; ".join(x for x in ("weights scaled by 1/2", bound, words) if x))))
+            why="half the weights per GPU", note="; ".join(x for x in ("weights scaled by 1/2", bound, words) if x)),
+            _HALVED)))
         if fp8_could_halve_weights(ctx):
             one, words = _one_request(a, ctx, room)
             why = "fp8 weights are half of 16-bit weights"
             fixes.append(_vr().layout_fix(a, ctx, flags="--quantization fp8", tp=tp, quantization="fp8", why=why,
-                                     fallback=Fix(flags="--quantization fp8", kv_tokens=tokens_for(room),
-                                                  fits=room > 0 and one, why=why, note="; ".join(
-                                                      x for x in ("assumes 16-bit weights", bound, words) if x))))
+                                     fallback=unshown(Fix(flags="--quantization fp8", kv_tokens=tokens_for(room),
+                                                          fits=room > 0 and one, why=why, note="; ".join(
+                                                      x for x in ("assumes 16-bit weights", bound, words) if x)),
+                                                      _HALVED)))
     why = "a smaller profile run lowers the activation peak"
-    fixes.append(_vr().reprofiled(a, ctx, {"max_num_seqs": 64, "max_num_batched_tokens": 4096}, why) or Fix(
-        flags="--max-num-seqs 64 --max-num-batched-tokens 4096", kv_tokens=None,
-        fits=bool(short is None or short < GiB(1)), why=why))
+    fixes.append(_vr().reprofiled(a, ctx, {"max_num_seqs": 64, "max_num_batched_tokens": 4096}, why) or unshown(Fix(
+        flags="--max-num-seqs 64 --max-num-batched-tokens 4096", kv_tokens=None, fits=True, why=why),
+        PROFILE_UNPLANNED))
     return cause, short, fixes

@@ -11,8 +11,8 @@ from tpkit.explain.diagnose import Fix, bytes_text, fp8_could_halve_weights
 from tpkit.explain.interval import mid_bytes
 from tpkit.units import GiB
 
-__all__ = ["first_request_failure", "graph_failure", "oom_short", "weights_failure", "POOL_ALLOCATION",
-           "pool_alloc_failure"]
+__all__ = ["first_request_failure", "graph_failure", "oom_short", "weights_failure", "unshown", "with_freed_card",
+           "POOL_ALLOCATION", "pool_alloc_failure"]
 
 POOL_ALLOCATION = ("_allocate_kv_cache", "initialize_kv_cache_tensors")
 """the frames that allocate a KV cache vLLM has already sized: V1 ``GPUModelRunner.initialize_kv_cache_tensors`` ->
@@ -29,17 +29,36 @@ def _vreplan():
     return vreplan
 
 
+def unshown(fix: Fix, missing: str) -> Fix:
+    """``fix`` offered as a suggestion, not a fit: explain's one standard for ``fits`` (round cr33c, docs/accuracy.md
+    §7.3 'Every claimed fit audited'): a fix fits only where it is (a) re-planned from the log's printed numbers, or
+    (b) planned from the catalog with the plan's band and fits at its pessimistic end; a rule of thumb or a number
+    the log does not print (c) is still offered, with ``missing`` — what the log would have to print to show it
+    fits — first in its note (``fits: false`` in the JSON)."""
+    note = f"a suggestion, not shown to fit: {missing}" + (f"; {fix.note}" if fix.note else "")
+    return Fix(flags=fix.flags, kv_tokens=fix.kv_tokens, fits=False, why=fix.why, note=note)
+
+
 def _lower_utilisation(u, total, short, avail, tokens_for, *, why: str) -> list[Fix]:
-    """A lower ``--gpu-memory-utilization`` that leaves the shortfall plus 1 GiB outside vLLM's budget (vLLM's 0.01
-    grid), with the KV tokens the same anchors give at it; none when it is unknown or would reach 0."""
-    if not total or u is None or short is None:
+    """A lower ``--gpu-memory-utilization`` that leaves the OOM's own shortfall (asked − free, torch's figures)
+    outside vLLM's budget, on vLLM's 0.01 grid, with the KV tokens the same anchors give at it; none when the
+    shortfall is unknown or not positive (a free figure above the request does not measure it) or u would reach 0.
+    A fit (class a) only where the log prints the KV cache's memory and the smaller pool still holds a token; else a
+    suggestion.  Before round cr33c the rule added 1 GiB to the shortfall, a margin no source gives (round cr33b);
+    the margin is gone: the printed shortfall is the one figure the log shows."""
+    if not total or u is None or short is None or short.bytes <= 0:
         return []
-    u2 = math.floor((u - (short.bytes + GiB(1).bytes) / total) * 100) / 100
+    u2 = math.floor((u - short.bytes / total) * 100 + 1e-9) / 100
     if u2 <= 0:
         return []
-    return [Fix(flags=f"--gpu-memory-utilization {u2:.2f}",
-                kv_tokens=tokens_for((avail or 0) - int((u - u2) * total)) if avail else None,
-                fits=avail is None or avail - (u - u2) * total > 0, why=why)]
+    tokens = tokens_for(avail - int((u - u2) * total)) if avail else None
+    fix = Fix(flags=f"--gpu-memory-utilization {u2:.2f}", kv_tokens=tokens, fits=bool(tokens and tokens > 0),
+              why=why + f" ({u:.2f} − {u2:.2f} = {u - u2:.2f} × total ≥ the {bytes_text(short)} short)")
+    if fix.fits:
+        return [fix]
+    missing = ("the log prints no 'Available KV cache memory', so the smaller pool's tokens cannot be re-planned"
+               if not avail else "the smaller pool holds no token")
+    return [unshown(fix, missing)]
 
 
 def oom_short(failure):
@@ -80,20 +99,81 @@ def graph_failure(failure, a, tokens_for):
 
 def weights_failure(failure, ctx, a=None):
     """Out of memory loading the weights: (cause, short, fixes) — twice the TP size, fp8 weights where the weights
-    are 16-bit (``fp8_could_halve_weights``, the test the KV-pool diagnosis applies: a checkpoint the log or the
-    model config shows quantized has no 16-bit weights to halve; an FP8 Qwen3-235B-A22B checkpoint was offered
-    '--quantization fp8' before helper crash9, 2026-12-05, docs/accuracy.md §7.3)."""
+    are 16-bit (``fp8_could_halve_weights``, the test the KV-pool diagnosis applies: a checkpoint the log or the model config
+    shows quantized has no 16-bit weights to halve; an FP8 Qwen3-235B-A22B checkpoint was offered '--quantization
+    fp8' before helper crash9, 2026-12-05, docs/accuracy.md §7.3).  The tp / fp8 fixes fit only as re-planned
+    (``vreplan.layout_fix``); without the model or the GPU they are suggestions (``unshown``): the log prints one
+    allocation, not the weights' size."""
     tp = int(ctx.get("tp", 1) or 1)
     req, free, short = _oom_sizes(failure)
     cause = "out of memory while loading the weights" + (f" (asked for {req.text}, {free.text} free)" if short else "")
-    fixes = [_vreplan().tp_fix(a, ctx, why="half the weights per GPU", fallback=Fix(
-        flags=f"--tensor-parallel-size {2 * tp}", kv_tokens=None, fits=True, why="half the weights per GPU"))]
+    no_plan = ("the model or the GPU is not known, so the weights per GPU are not re-planned (the log prints one "
+               "allocation)")
+    fixes = [_vreplan().tp_fix(a, ctx, why="half the weights per GPU", fallback=unshown(Fix(
+        flags=f"--tensor-parallel-size {2 * tp}", kv_tokens=None, fits=True, why="half the weights per GPU"), no_plan))]
     if fp8_could_halve_weights(ctx):
         fixes.append(_vreplan().layout_fix(a, ctx, flags="--quantization fp8", tp=tp, quantization="fp8",
-                                 why="fp8 weights are half of 16-bit", fallback=Fix(
+                                 why="fp8 weights are half of 16-bit", fallback=unshown(Fix(
                                      flags="--quantization fp8", kv_tokens=None, fits=True,
-                                     why="fp8 weights are half of 16-bit", note="assumes 16-bit weights")))
+                                     why="fp8 weights are half of 16-bit", note="assumes 16-bit weights"), no_plan)))
     return cause, short, fixes
+
+
+def other_processes(failure):
+    """The memory torch's OOM message lists as other processes' (``other_processes``, ``logs.failures._oom``), where
+    it is more than ``sgdevice.OTHERS_NEGLIGIBLE_FRACTION`` of the device (a desktop's few MiB are not in the way);
+    else None.  ``with_freed_card`` offers freeing it where it covers the OOM's shortfall (asked − free), or where
+    torch's figures do not measure one (then as a suggestion past the weights)."""
+    from tpkit.explain.sgdevice import OTHERS_NEGLIGIBLE_FRACTION
+
+    held, total = failure.size("other_processes"), failure.size("total")
+    if failure.kind != "cuda_oom" or held is None:
+        return None
+    if total is not None and held.value.bytes <= OTHERS_NEGLIGIBLE_FRACTION * total.value.bytes:
+        return None
+    return held
+
+
+def with_freed_card(failure, a, ctx, cause: str, fixes: list[Fix]) -> tuple[str, list[Fix]]:
+    """(cause, fixes) with the other processes named and freeing them first (``freed_card_fix``) where the OOM
+    line lists other processes' memory (round cr33c: a tenant the message names was left unnamed and layout
+    fixes called fits on a card it holds); unchanged otherwise."""
+    held = other_processes(failure)
+    short = oom_short(failure)
+    if held is None or (short is not None and short.bytes > held.value.bytes):
+        return cause, fixes  # freeing them would not cover the shortfall
+    cause += f"; other processes hold {held.text} of the device (torch's OOM message lists them)"
+    return cause, [freed_card_fix(failure, held, a, ctx), *fixes]
+
+
+def freed_card_fix(failure, held, a, ctx) -> Fix:
+    """"free the other processes (X)" for an OOM whose message lists other processes' memory, re-planned on the
+    memory the log then shows free (torch's free + X).  Past the weights (the run sized its pool with them there)
+    it fits where that memory covers the failed allocation (the OOM line's own figures, as ``_lower_utilisation``);
+    in the weights' load where the plan of the log's own settings fits (``vreplan.layout_fix``: the freed card is
+    the empty card the planner assumes) — without the model or the GPU it is a suggestion (``unshown``): the log
+    prints one allocation, not the weights' size."""
+    free, asked = failure.size("free"), failure.size("requested")
+    now_free = (free.value.bytes if free else 0) + held.value.bytes
+    fix = Fix(flags=f"free the other processes ({bytes_text(held.value)}: {held.text}; nvidia-smi) or "
+                    "CUDA_VISIBLE_DEVICES=<idle GPU>", kv_tokens=a.tokens_printed if a is not None else None,
+              fits=True, why=f"torch's OOM message lists them: {bytes_text(now_free)} free instead of "
+                             f"{free.text if free else 'the printed free memory'}")
+    if failure.phase != "weights":
+        if asked is None or free is None:
+            return unshown(fix, "the OOM line does not print both the request and the free memory")
+        if asked.value.bytes <= free.value.bytes:
+            return unshown(fix, f"torch's free figure ({free.text}, read after the allocation and its retry failed) "
+                                f"is above the {asked.text} asked, so the shortfall is not measured")
+        return Fix(flags=fix.flags, kv_tokens=fix.kv_tokens, fits=True, why=fix.why,
+                   note=f"the {asked.text} asked fits the {bytes_text(now_free)} then free; the log's KV cache holds")
+    planned = None if a is None or ctx is None else _vreplan().layout_fix(
+        a, ctx, flags=fix.flags, tp=int(ctx.get("tp", 1) or 1), quantization=_vreplan().log_quantization(ctx),
+        why=fix.why, fallback=None)
+    if planned is None:
+        return unshown(fix, "the model or the GPU is not known, so the weights are not re-planned on the freed card")
+    return Fix(flags=fix.flags, kv_tokens=planned.kv_tokens, fits=bool(planned.fits and planned.kv_tokens),
+               why=fix.why, note=f"the freed card planned at the log's settings; {planned.note}")
 
 
 def first_request_failure(failure, a, tokens_for, *, ctx=None, texts: str = ""):
@@ -125,8 +205,8 @@ def sampler_warmup_fix(failure, a, ctx, texts: str) -> Fix | None:
     into float32 and works on tensors of that shape; on an OOM the runner raises "CUDA out of memory occurred when
     warming up sampler with N dummy requests. Please try lowering `max_num_seqs` or `gpu_memory_utilization`"
     (v1/worker/gpu_worker.py, v1/worker/gpu_model_runner.py ``_dummy_sampler_run``, v1/sample/sampler.py; 0.17.1
-    wheel; the message also in 0.11.0, 0.20.0 and 0.33.0). The failed allocation scales with the requests (vl_453:
-    256 × 128,256 × 4 B = 125.25 MiB, torch's 126.00 MiB; vl_783: 1,024 × 151,936 × 4 B = 593.5 MiB, 594.00 MiB), so
+    wheel; the message also in 0.11.0, 0.20.0 and 0.33.0). The failed allocation scales with the requests (two logs:
+    256 × 128,256 × 4 B = 125.25 MiB, torch's 126.00 MiB; 1,024 × 151,936 × 4 B = 593.5 MiB, 594.00 MiB), so
     M is the smaller of N/2 and the count at which that allocation fits what torch found free. The KV cache is
     re-planned where the profile batch moves (``vreplan.reprofiled``), else the log's holds."""
     m = _SAMPLER_WARMUP.search(texts or "")

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from tpkit.explain.diagnose import Fix, fp8_could_halve_weights
 from tpkit.explain.refusals import REFUSED
-from tpkit.units import GiB
 
 __all__ = ["diagnose_profile_oom", "profile_oom_diagnosis"]
 
@@ -45,11 +44,12 @@ def diagnose_profile_oom(parsed, a, ctx, oom) -> tuple[str, object, list[Fix]]:
 
     own = log_planner(ctx, band=False, **rel)
     if own is None:  # no model or GPU: the profile fix unplanned, as before (explain.vdiagnose._no_kv_memory)
-        return cause, short, [Fix(flags="--max-num-seqs 64 --max-num-batched-tokens 4096", kv_tokens=None,
-                                  fits=bool(short is None or short < GiB(1)),
-                                  why="a smaller profile run lowers the activation peak",
-                                  note="not planned (the model or the GPU is not known): a fit where the OOM's "
-                                       "shortfall (asked − free) is under 1 GiB")]
+        from tpkit.explain.vdiagnose import PROFILE_UNPLANNED
+        from tpkit.explain.voom import unshown
+
+        return cause, short, [unshown(Fix(flags="--max-num-seqs 64 --max-num-batched-tokens 4096", kv_tokens=None,
+                                          fits=True, why="a smaller profile run lowers the activation peak"),
+                                      PROFILE_UNPLANNED)]
     tp, q = int(ctx.get("tp", 1) or 1), _vr().log_quantization(ctx)
     try:
         base = own(tp=tp, pp=int(ctx.get("pp", 1) or 1), quantization=q, measured={})
