@@ -282,3 +282,20 @@ def custom_allreduce_fix(root: str) -> list[Fix]:
         return []
     return [Fix(flags="--disable-custom-all-reduce", kv_tokens=None, fits=True,
                 why="all-reduce through NCCL instead of the custom kernels that failed; CUDA graphs stay on")]
+
+
+def oom_sizes(failure):
+    """(a CUDA OOM?, the size it asked for, the size free, asked − free when both are printed)."""
+    oom = failure.kind == "cuda_oom"
+    req, free = failure.size("requested"), failure.size("free")
+    return oom, req, free, (req.value - free.value if oom and req and free else None)
+
+
+def unshown(fix: Fix, missing: str) -> Fix:
+    """``fix`` offered as a suggestion, not a fit: explain's one standard for ``fits`` (round cr33c, docs/accuracy.md
+    §7.3 'Every claimed fit audited'): a fix fits only where it is (a) re-planned from the log's printed numbers, or
+    (b) planned from the catalog with the plan's band and fits at its pessimistic end; a rule of thumb or a number
+    the log does not print (c) is still offered, with ``missing`` — what the log would have to print to show it
+    fits — first in its note (``fits: false`` in the JSON)."""
+    note = f"a suggestion, not shown to fit: {missing}" + (f"; {fix.note}" if fix.note else "")
+    return Fix(flags=fix.flags, kv_tokens=fix.kv_tokens, fits=False, why=fix.why, note=note)

@@ -20,3 +20,10 @@ REFUSED: tuple[type[BaseException], ...] = (TpkitError, ValueError, ArithmeticEr
 
 # reading a model path printed in the log: also a file system refusal (a directory, no permission, a dangling link)
 READ_FAILED: tuple[type[BaseException], ...] = REFUSED + (OSError,)
+
+
+PROFILE_UNPLANNED = ("the model or the GPU is not known, so the profile run at the smaller batch is not re-planned: "
+                     "its activation peak is not printed (before round cr33c a fit wherever the shortfall was under "
+                     "1 GiB, a rule of thumb)")
+"""the no-blocks / profile-run fallback's missing input (V1's 'No available memory for the cache blocks' prints no
+budget at all)"""

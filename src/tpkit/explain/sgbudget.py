@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 
-from tpkit.explain.diagnose import Fix
+from tpkit.explain.diagnose import Fix, unshown
 from tpkit.explain.interval import Iv
 from tpkit.explain.rows import Row, derived_row
 from tpkit.units import Bytes
@@ -141,3 +141,16 @@ def ceiling(rows: list[Row], load, f, total: Bytes | None, rest: Iv | None, worl
                             "pre, free after weights ≤ pre − weights and pre ≤ the device total "
                             "(explain.sgbudget.ceiling)"))
     return top
+
+
+HALVED = ("the model config or the GPU is not known, so the layout is not re-planned: halving the measured weights is "
+          "a rule of thumb (replicated layers do not shard)")
+"""what a tp / fp8 fix whose weights ``sgreplan.relayout`` could only halve needs to be shown to fit (round cr33c)"""
+
+
+def layout_fix(plan: BudgetReplan, flags: str, why: str, **kw) -> Fix:
+    """``plan.fix`` at another layout with ``sgreplan.relayout``'s keywords: a fit only where relayout re-planned
+    the weights through the planner; where it fell back to halving them (``weights_scale``) a suggestion
+    (``diagnose.unshown``, round cr33c's one standard)."""
+    fix = plan.fix(flags, why, **kw)
+    return unshown(fix, HALVED) if "weights_scale" in kw else fix

@@ -8,9 +8,9 @@ import math
 from dataclasses import replace
 
 from tpkit.explain.diagnose import (MARGIN, MAX_FRACTION, Diagnosis, Fix, fp8_could_halve_weights, bytes_text,
-                                   kv_heads_shard, capture_error_not_memory, pool_error_not_memory,
+                                   oom_sizes, kv_heads_shard, capture_error_not_memory, pool_error_not_memory,
                                    custom_allreduce_fix, failure_texts)
-from tpkit.explain.sgbudget import BudgetReplan
+from tpkit.explain.sgbudget import BudgetReplan, layout_fix, unshown
 from tpkit.units import Bytes, GiB
 
 __all__ = ["diagnose_sglang"]
@@ -98,13 +98,6 @@ def _ok(a, ctx, plan: BudgetReplan, findings: list[str]) -> Diagnosis:
                         "request")
     return Diagnosis(status="ok", phase=None, cause="", findings=tuple(findings),
                      fixes=_sg_growth_fixes(a, ctx, plan) if short_pool else ())
-
-
-def oom_sizes(failure):
-    """(a CUDA OOM?, the size it asked for, the size free, asked − free when both are printed)."""
-    oom = failure.kind == "cuda_oom"
-    req, free = failure.size("requested"), failure.size("free")
-    return oom, req, free, (req.value - free.value if oom and req and free else None)
 
 
 def _kv_pool_failure(failure, a, ctx, plan: BudgetReplan, findings: list[str]):
@@ -268,7 +261,6 @@ def _graph_failure(failure, a, ctx, plan: BudgetReplan):
     return cause, short, fixes
 
 
-
 _SMALLER_BATCH = (4, 8, 16)
 """the divisors of the largest captured batch tried when halving it is not enough (same assumption as 1/2)"""
 
@@ -348,27 +340,6 @@ def _first_request_failure(failure, a, ctx, plan: BudgetReplan):
                          "the activation peak at the smaller chunk is neither printed nor planned (before round "
                          "cr33c a fit by rule of thumb)"))
     return cause, short, fixes
-
-
-def unshown(fix: Fix, missing: str) -> Fix:
-    """``explain.voom.unshown`` (round cr33c's one standard), imported where such a fix is offered: ``tpkit explain``'s
-    cold start on an SGLang log does not load the vLLM diagnosis."""
-    from tpkit.explain.voom import unshown as offered
-
-    return offered(fix, missing)
-
-
-HALVED = ("the model config or the GPU is not known, so the layout is not re-planned: halving the measured weights is "
-          "a rule of thumb (replicated layers do not shard)")
-"""what a tp / fp8 fix whose weights ``sgreplan.relayout`` could only halve needs to be shown to fit (round cr33c)"""
-
-
-def layout_fix(plan: BudgetReplan, flags: str, why: str, **kw) -> Fix:
-    """``plan.fix`` at another layout with ``sgreplan.relayout``'s keywords: a fit only where relayout re-planned
-    the weights through the planner; where it fell back to halving them (``weights_scale``) a suggestion
-    (``voom.unshown``, round cr33c's one standard)."""
-    fix = plan.fix(flags, why, **kw)
-    return unshown(fix, HALVED) if "weights_scale" in kw else fix
 
 
 def _sg_growth_fixes(a, ctx, plan: BudgetReplan) -> list[Fix]:

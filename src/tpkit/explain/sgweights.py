@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from tpkit.explain.diagnose import Fix, bytes_text, kv_heads_shard
 from tpkit.explain.refusals import REFUSED
-from tpkit.explain.sgbudget import BudgetReplan, mm_bytes, pool_tokens, rope_bytes
-from tpkit.explain.sgdiagnose import oom_sizes
+from tpkit.explain.diagnose import oom_sizes
+from tpkit.explain.sgbudget import BudgetReplan, layout_fix, mm_bytes, pool_tokens, rope_bytes
 
 __all__ = ["weights_failure"]
 
@@ -29,7 +29,6 @@ def weights_failure(failure, a, ctx, plan: BudgetReplan, parsed=None):
     if room is not None and pre is not None and free is not None:
         cause += f"; {bytes_text(pre - free.value.bytes)} of weights were loaded out of {bytes_text(pre)} free before the load"
     if plan.w is not None:
-        from tpkit.explain.sgdiagnose import layout_fix
         from tpkit.explain.sgreplan import relayout
 
         return cause, short, [layout_fix(plan, f"--tp {2 * tp}", "weights shard over twice the GPUs",

@@ -9,7 +9,7 @@ from functools import partial
 from tpkit.explain.diagnose import (MAX_FRACTION, Diagnosis, Fix, bytes_text, kv_heads_shard, fp8_could_halve_weights,
                                    capture_error_not_memory, custom_allreduce_fix, failure_texts)
 from tpkit.explain.interval import mid_bytes
-from tpkit.explain.refusals import REFUSED
+from tpkit.explain.refusals import PROFILE_UNPLANNED, REFUSED
 from tpkit.explain.voom import (POOL_ALLOCATION, first_request_failure, graph_failure, oom_short, unshown,
                                 pool_alloc_failure, weights_failure, with_freed_card)
 from tpkit.units import Bytes, GiB, MiB
@@ -236,11 +236,6 @@ _NOT_FREE = ("the device's free memory at start-up is not printed, and vLLM requ
 assumption that the device has the memory free)"""
 _HALVED = ("the model or the GPU is not known, so the layout is not re-planned: halving the measured weights is a "
            "rule of thumb (replicated layers and the other terms do not halve)")
-PROFILE_UNPLANNED = ("the model or the GPU is not known, so the profile run at the smaller batch is not re-planned: "
-                     "its activation peak is not printed (before round cr33c a fit wherever the shortfall was under "
-                     "1 GiB, a rule of thumb)")
-"""the no-blocks / profile-run fallback's missing input (V1's 'No available memory for the cache blocks' prints no
-budget at all)"""
 
 
 def _profile_oom(parsed, a, ctx):

@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 import re
 
-from tpkit.explain.diagnose import Fix, bytes_text, fp8_could_halve_weights
+from tpkit.explain.diagnose import Fix, bytes_text, fp8_could_halve_weights, unshown
 from tpkit.explain.interval import mid_bytes
 from tpkit.units import GiB
 
@@ -27,16 +27,6 @@ def _vreplan():
     from tpkit.explain import vreplan
 
     return vreplan
-
-
-def unshown(fix: Fix, missing: str) -> Fix:
-    """``fix`` offered as a suggestion, not a fit: explain's one standard for ``fits`` (round cr33c, docs/accuracy.md
-    §7.3 'Every claimed fit audited'): a fix fits only where it is (a) re-planned from the log's printed numbers, or
-    (b) planned from the catalog with the plan's band and fits at its pessimistic end; a rule of thumb or a number
-    the log does not print (c) is still offered, with ``missing`` — what the log would have to print to show it
-    fits — first in its note (``fits: false`` in the JSON)."""
-    note = f"a suggestion, not shown to fit: {missing}" + (f"; {fix.note}" if fix.note else "")
-    return Fix(flags=fix.flags, kv_tokens=fix.kv_tokens, fits=False, why=fix.why, note=note)
 
 
 def _lower_utilisation(u, total, short, avail, tokens_for, *, why: str) -> list[Fix]:

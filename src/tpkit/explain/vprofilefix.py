@@ -8,7 +8,7 @@ release parses the flag: ``engines.cliflags.accepts``, and the value moves the p
 from __future__ import annotations
 
 from tpkit.explain.diagnose import Fix, fp8_could_halve_weights
-from tpkit.explain.refusals import REFUSED
+from tpkit.explain.refusals import PROFILE_UNPLANNED, REFUSED
 
 __all__ = ["diagnose_profile_oom", "profile_oom_diagnosis"]
 
@@ -44,7 +44,6 @@ def diagnose_profile_oom(parsed, a, ctx, oom) -> tuple[str, object, list[Fix]]:
 
     own = log_planner(ctx, band=False, **rel)
     if own is None:  # no model or GPU: the profile fix unplanned, as before (explain.vdiagnose._no_kv_memory)
-        from tpkit.explain.vdiagnose import PROFILE_UNPLANNED
         from tpkit.explain.voom import unshown
 
         return cause, short, [unshown(Fix(flags="--max-num-seqs 64 --max-num-batched-tokens 4096", kv_tokens=None,
