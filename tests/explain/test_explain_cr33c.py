@@ -107,3 +107,22 @@ def test_sglang_first_request_chunked_prefill_is_a_suggestion():
     d = _d("sg_516")
     fix = _fix(d, "--chunked-prefill-size")
     assert not fix.fits and "activation peak at the smaller chunk" in fix.note
+
+
+def test_a_suggestion_is_labelled_maybe_in_the_text_render_not_no():
+    """The text render labels an ``unshown`` fix 'maybe' (not shown to fit either way), not 'NO' (lead, session 33):
+    vl_1402's no-blocks fallback is a suggestion; a fix that does not fit keeps 'NO'."""
+    from pathlib import Path
+
+    from tpkit.explain import explain_log
+    from tpkit.explain.diagnose import SUGGESTION
+    from tpkit.explain.render import _diagnosis_lines
+
+    log = Path(__file__).resolve().parents[1] / "logs" / "data" / "vllm" / "vl_1402.log"
+    d = explain_log(log.read_bytes()).diagnosis
+    suggested = [f for f in d.fixes if not f.fits and f.note.startswith(SUGGESTION)]
+    assert suggested
+    lines = _diagnosis_lines(d)
+    for f in suggested:
+        assert any(line.startswith(f"    maybe {f.flags}") for line in lines), lines
+    assert not any(line.startswith(f"    NO    {f.flags}") for f in suggested for line in lines)

@@ -291,11 +291,15 @@ def oom_sizes(failure):
     return oom, req, free, (req.value - free.value if oom and req and free else None)
 
 
+SUGGESTION = "a suggestion, not shown to fit"
+"""how the note of a fix ``unshown`` offers begins (the text render labels such a fix 'maybe', not 'NO')"""
+
+
 def unshown(fix: Fix, missing: str) -> Fix:
     """``fix`` offered as a suggestion, not a fit: explain's one standard for ``fits`` (round cr33c, docs/accuracy.md
     §7.3 'Every claimed fit audited'): a fix fits only where it is (a) re-planned from the log's printed numbers, or
     (b) planned from the catalog with the plan's band and fits at its pessimistic end; a rule of thumb or a number
     the log does not print (c) is still offered, with ``missing`` — what the log would have to print to show it
     fits — first in its note (``fits: false`` in the JSON)."""
-    note = f"a suggestion, not shown to fit: {missing}" + (f"; {fix.note}" if fix.note else "")
+    note = f"{SUGGESTION}: {missing}" + (f"; {fix.note}" if fix.note else "")
     return Fix(flags=fix.flags, kv_tokens=fix.kv_tokens, fits=False, why=fix.why, note=note)

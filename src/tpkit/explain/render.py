@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tpkit.explain.diagnose import SUGGESTION
 from tpkit.explain.result import Explanation
 from tpkit.units import format_bytes
 
@@ -134,6 +135,7 @@ def _diagnosis_lines(d) -> list[str]:
                    "  fixes (re-planned from the same measurements):")
         for f in d.fixes:
             tokens = f"{f.kv_tokens:,} KV tokens" if f.kv_tokens is not None else "KV tokens not computable"
-            out.append(f"    {'fits ' if f.fits else 'NO   '} {f.flags:<44} {tokens}; {f.why}"
+            label = 'fits ' if f.fits else 'maybe' if f.note.startswith(SUGGESTION) else 'NO   '
+            out.append(f"    {label} {f.flags:<44} {tokens}; {f.why}"
                        + (f" ({f.note})" if f.note else ""))
     return out
