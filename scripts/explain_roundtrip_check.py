@@ -33,6 +33,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from cli_inproc import PipedStdin, run_tpkit  # noqa: E402
 from explain_capacity_check import DATA, ROOT, cli_flags, flag_argv, model_flag, model_map, source_flags  # noqa: E402
+from tpkit.explain.diagnose import SUGGESTION as SUGGESTION_WORDS  # noqa: E402
 
 SCHEMA_KEYS = {
     "engine": (str, type(None)), "engine_version": (str, type(None)), "kv_tokens": dict, "ledger": list,
@@ -64,8 +65,9 @@ LEDGER_SUMS = (
 the KV cache was sized)"""
 
 
-SUGGESTION = "a suggestion, not shown to fit: "
-"""the note with which ``tpkit explain`` offers a fix it does not call a fit (``explain.voom.unshown``, round cr33c)"""
+SUGGESTION = SUGGESTION_WORDS + ": "
+"""the note with which ``tpkit explain`` offers a fix it does not call a fit (``explain.diagnose.unshown``, round
+cr33c; its words from ``explain.diagnose.SUGGESTION``, their one home)"""
 
 
 def _parser():

@@ -39,7 +39,7 @@ def unplanned_device_failure(failure, device: str):
     short = req.value - free.value if req and free else None
     where = {"kv_pool": "allocating the KV pool", "weights": "loading the weights",
              "cuda_graph": "capturing graphs", "first_request": "serving the first requests"}.get(failure.phase, "")
-    cause = f"out of memory {where} on {device}".replace("  ", " ")
+    cause = "out of memory" + (f" {where}" if where else "") + f" on {device}"
     sizes = [f"asked for {req.text}" if req else "", f"{free.text} free" if free else ""]
     if any(sizes):
         cause += ": " + ", ".join(s for s in sizes if s) + (f" of {total.text}" if total else "")

@@ -26,7 +26,7 @@ def weights_failure(failure, a, ctx, plan: BudgetReplan, parsed=None):
     if held := who_holds_the_card(failure):
         cause += "; " + held
     room = pre if pre is not None else _free_for_weights(failure)
-    if room is not None and pre is not None and free is not None:
+    if pre is not None and free is not None:
         cause += f"; {bytes_text(pre - free.value.bytes)} of weights were loaded out of {bytes_text(pre)} free before the load"
     if plan.w is not None:
         from tpkit.explain.sgreplan import relayout

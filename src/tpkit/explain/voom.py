@@ -217,7 +217,7 @@ def pool_alloc_failure(failure, a, tokens_for):
 
     The pool's size is the profile's available memory, so at allocation that much was not free: memory another
     process took after the profile, or a term the profile did not see.  The pool is too large, not too small: a
-    lower utilization shrinks it by Δu × total (``_lower_utilisation``: the shortfall plus 1 GiB), which a smaller
+    lower utilization shrinks it by Δu × total (``_lower_utilisation``: at least the OOM's printed shortfall), which a smaller
     profile run, more of the device or more GPUs would not do."""
     req, free, short = _oom_sizes(failure)
     total = mid_bytes(a.total)
@@ -226,5 +226,5 @@ def pool_alloc_failure(failure, a, tokens_for):
     if short is not None:
         cause += f": asked for {req.text}, {free.text} free (short by {bytes_text(short)})"
     fixes = _lower_utilisation(a.utilization, total, short, mid_bytes(a.available), tokens_for,
-                               why="a smaller KV cache: the pool shrinks by Δu × total, more than the shortfall")
+                               why="a smaller KV cache: the pool shrinks by Δu × total, at least the shortfall")
     return cause, short, fixes
