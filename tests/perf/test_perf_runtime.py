@@ -187,11 +187,13 @@ def test_the_graphless_drafter_of_0_10_1_to_0_11_0_costs_more_than_piecewise(bef
 # ------------------------------------------------------------------------------------------------ proposer loop
 @pytest.mark.parametrize("version, loop, eager_logits", [
     ("0.8.4", 7, True), ("0.8.5", 11, True), ("0.9.0", 15, True), ("0.9.2", 15, True), ("0.17.1", 15, True),
-    ("0.18.0", 0, False), (None, 0, False),
+    ("0.18.0", 4, True), ("0.24.0", 4, True), ("0.28.0", 0, False), ("0.29.0", 0, False), (None, 0, False),
 ])
 def test_vllm_proposer_loop_launches_by_version(version, loop, eager_logits):
-    """v1/spec_decode/eagle.py propose loop: 7 ops (0.8.3/0.8.4), 11 (0.8.5), 15 (0.9.0–0.17.x); one fused
-    kernel from 0.18.0 (eagle_step_update_slot_mapping_and_metadata), not modelled."""
+    """v1/spec_decode/eagle.py propose loop: 7 ops (0.8.3/0.8.4), 11 (0.8.5), 15 (0.9.0–0.17.x); from 0.18.0 the
+    fused eagle_step_update_slot_mapping_and_metadata + the int cast + two buffer copies (4), with the draft's
+    lm_head / argmax still launched from Python (helper sp34b; before it 0.18+ was taken as free).  An unknown
+    architecture (no MoE) runs Model Runner V2 from 0.25 (``_vllm_runner_v2_default``): no V1 loop there."""
     r = rt("vllm", version)
     assert (r.draft_loop_kernels, r.draft_logits_eager) == (loop, eager_logits)
     assert rt("vllm", version, algorithm=None).draft_loop_kernels == 0
@@ -221,7 +223,7 @@ def llama_vllm(version, algorithm, steps=7):
 
 def test_a_small_eagle3_step_waits_for_the_proposer_launches_before_0_18():
     """vLLM 0.9.2 (issue #20780's rows): an EAGLE-3 step (one layer, 32k-row head) is shorter on the GPU than the
-    proposer's Python launches, an EAGLE-1 step (128k-row target head) is not; from 0.18 the loop is fused.
+    proposer's Python launches, an EAGLE-1 step (128k-row target head) is not; from 0.18 the loop is fused (4 ops).
     Helper be11 (2026-12-05): from 0.11.1 the launches are issued while the GPU runs the verify (no blocking CPU
     operation before the drafter, ``runtime_vllm.DRAFTER_QUEUED``), so 0.17.0's steps no longer wait; 0.11.0's do."""
     per = C["eager_kernel_host_us"].value

@@ -24,8 +24,14 @@ def test_dense_and_sparse_paths_state_the_same_proposer_loop(ver, queued):
     assert ("issued while the GPU runs the verify" if queued else "a small draft step waits for them") in fact
 
 
-def test_no_loop_from_0_18_and_without_speculation():
+def test_fused_loop_from_0_18_none_under_runner_v2_or_without_speculation():
+    """Helper sp34b: 0.18.0–0.33 still launch 4 ops a step (``PROPOSER_LOOP_FUSED``) from the V1 proposer;
+    Model Runner V2 and plain decoding run no such loop."""
     facts: list[str] = []
-    assert _draft_loop((0, 18, 0), "EAGLE3", False, facts)[0] == 0
+    assert _draft_loop((0, 17, 1), "EAGLE3", False, facts)[0] == 15
+    assert _draft_loop((0, 18, 0), "EAGLE3", False, facts)[0] == 4
+    assert _draft_loop((0, 33, 0), "EAGLE3", False, facts)[0] == 4
+    facts = []
+    assert _draft_loop((0, 23, 0), "EAGLE3", True, facts)[0] == 0
     assert _draft_loop((0, 17, 1), None, False, facts) == (0, False)
     assert not [f for f in facts if "bookkeeping ops" in f]

@@ -79,10 +79,11 @@ class Runtime:
     facts: tuple[str, ...]
     """one line per fact that shapes the cost here, with its source"""
     draft_loop_kernels: int = 0
-    """eager launches of the proposer's Python loop per draft step after the first (vLLM before 0.18; count)"""
+    """eager launches of the proposer's Python loop per draft step after the first (vLLM's V1 runner: 7–15 before
+    0.18, 4 from 0.18, ``perf.runtime_vllm.PROPOSER_LOOP_FUSED``; count)"""
     draft_logits_eager: bool = False
     """the draft's lm_head, argmax (and EAGLE-3 vocab remap) are launched from Python after its forward, outside
-    its CUDA graph (vLLM before 0.18)"""
+    its CUDA graph (vLLM's V1 runner, every release read 0.8.5–0.33; helper sp34b)"""
     spec_v2: bool | None = None
     """SGLang speculation runs spec v2 (the overlapped draft worker); None: not SGLang speculation"""
     spec_v2_source: str = ""

@@ -81,8 +81,9 @@ chosen in ``engines.vllm.backend_choice.auto_attention_backend``, shared with pl
                        guard (>=, torch.where, two masked_fill_: 11); 0.9.0–0.17.x add the int cast of the
                        previous draft token and the three copies into the CUDA-graph input buffers (15; read in
                        0.9.0, 0.9.2, 0.14.1, 0.17.0).  From 0.18.0 the positions/slot-mapping/seq_lens update is
-                       one triton kernel (``eagle_step_update_slot_mapping_and_metadata``) and the loop's few
-                       remaining launches are not modelled.  Before 0.18 every step also calls
+                       one triton kernel (``eagle_step_update_slot_mapping_and_metadata``): 4 ops a step (the int
+                       cast, that kernel, the input-id and hidden-state copies; read 0.18.0, 0.19.1, 0.20.0,
+                       0.21.0, 0.26.0, 0.33.0; helper sp34b).  Every V1 release also calls
                        ``self.model.compute_logits`` and ``argmax`` after the draft forward, outside its graph:
                        the lm_head GEMM, the argmax and, for EAGLE-3 heads with a reduced draft vocabulary, the
                        draft→target remap of ``Eagle3LlamaForCausalLM.compute_logits`` (llama_eagle3.py, every
@@ -430,27 +431,40 @@ def _vllm_sparse(ver, backend, cc, algorithm, *, runner_v2: bool = False) -> dic
                 sparse_mla=True, drafter_queued=queued)
 
 
+PROPOSER_LOOP_FUSED = 4
+"""eager ops per draft step of vLLM's V1 proposer loop from 0.18.0 (helper sp34b): ``draft_token_ids_list[-1].int()``,
+``eagle_step_update_slot_mapping_and_metadata`` (one triton kernel; from 0.21 inside
+``_update_positions_dependent_metadata``), ``self.input_ids[:batch_size] = input_ids`` and ``self.hidden_states[
+:batch_size] = hidden_states`` — v1/spec_decode/eagle.py ``EagleProposer.propose`` in 0.18.0 / 0.19.1,
+llm_base_proposer.py ``SpecDecodeBaseProposer.propose`` in 0.20.0, 0.21.0, 0.26.0, 0.33.0.  After them each step
+calls ``_greedy_sample`` (0.18–0.25) / ``_sample_draft_tokens`` (0.26–0.33): ``self.model.compute_logits(...)
+.argmax(-1)``, outside the PIECEWISE graph of the draft forward (``Runtime.draft_logits_eager``)."""
+
+
 def _draft_loop(ver: tuple, algorithm: str | None, runner_v2: bool, facts: list[str], *,
                 hybrid: bool = False) -> tuple[int, bool]:
     """(eager ops per draft step of the proposer loop, the drafter is launched with no blocking CPU operation), with
     their facts: one home for the dense and the sparse-MLA paths (``_vllm``, ``_vllm_sparse``; the proposer loop is
     the same ``EagleProposer.propose`` whatever the target's attention)."""
-    loop = _proposer_loop_kernels(ver) if algorithm is not None else 0
+    loop = _proposer_loop_kernels(ver) if algorithm is not None and not runner_v2 else 0
     queued = _drafter_queued(ver, algorithm, runner_v2, facts, hybrid=hybrid)
     if loop:
         facts.append(f"the proposer launches {loop} bookkeeping ops per draft step and the draft's lm_head/argmax "
                      + ("and EAGLE-3 vocab remap " if algorithm == "EAGLE3" else "")
-                     + "from Python, outside its graph, before 0.18 (v1/spec_decode/eagle.py propose loop; "
-                     "llama_eagle3.py compute_logits): "
+                     + "from Python, outside its graph (v1/spec_decode/eagle.py, from 0.20 llm_base_proposer.py, "
+                     "propose loop; llama_eagle3.py compute_logits): "
                      + ("issued while the GPU runs the verify" if queued else "a small draft step waits for them"))
     return loop, queued
 
 
 def _proposer_loop_kernels(ver: tuple[int, int, int]) -> int:
-    """Eager torch ops of one pass of vLLM's ``EagleProposer.propose`` draft loop (see module docstring):
-    7 before 0.8.5, 11 in 0.8.5, 15 in 0.9.0–0.17.x; from 0.18.0 one fused kernel (not modelled: 0)."""
+    """Eager torch ops of one pass of vLLM's V1 ``propose`` draft loop (see module docstring): 7 before 0.8.5, 11 in
+    0.8.5, 15 in 0.9.0–0.17.x; from 0.18.0 ``PROPOSER_LOOP_FUSED`` (the fused triton update, the int cast of the
+    previous draft token and the two copies into the graph's input buffers; helper sp34b, round sp34b: before it
+    the loop was taken as free from 0.18, and the lm_head / argmax / remap that every V1 release still launches
+    from Python after each draft forward were left out with it).  Model Runner V2 runs no such loop (0)."""
     if ver >= (0, 18, 0):
-        return 0
+        return PROPOSER_LOOP_FUSED
     if ver >= (0, 9, 0):
         return 15
     return 11 if ver >= (0, 8, 5) else 7
