@@ -437,7 +437,7 @@ PROPOSER_LOOP_FUSED = 4
 ``_update_positions_dependent_metadata``), ``self.input_ids[:batch_size] = input_ids`` and ``self.hidden_states[
 :batch_size] = hidden_states`` — v1/spec_decode/eagle.py ``EagleProposer.propose`` in 0.18.0 / 0.19.1,
 llm_base_proposer.py ``SpecDecodeBaseProposer.propose`` in 0.20.0, 0.21.0, 0.26.0, 0.33.0.  After them each step
-calls ``_greedy_sample`` (0.18–0.25) / ``_sample_draft_tokens`` (0.26–0.33): ``self.model.compute_logits(...)
+calls ``_greedy_sample`` (read 0.18.0–0.21.0) / ``_sample_draft_tokens`` (read 0.26.0, 0.33.0): ``self.model.compute_logits(...)
 .argmax(-1)``, outside the PIECEWISE graph of the draft forward (``Runtime.draft_logits_eager``)."""
 
 
