@@ -2536,6 +2536,13 @@ SGLANG_PUBLIC = {
                                         "0.38-0.49 GiB of CUDA context. Planned on the first candidate; every "
                                         "candidate's prediction lies inside the others' bands "
                                         "(tests/validation/test_validation_set.py checks it)"}}, None),
+    # gs_683: helper gs34 (2026-12-07, session 34): the FullKV arm of a HeadKV study's S5 round (XinzeLi-isuc/HeadKV-SGLang
+    # artifacts/s5_fullkv_cg.log): SGLang main e1c4db962 ('0.5.18.dev') with the fork's HeadKV code off, RTX A6000
+    'gs_683': ('0.5.18.dev20260813',
+               "the commit message 'sglang 0.5.18.dev@e1c4db962' (main of 2026-08-13, run 2026-08-14): tpkit's 0.5.15-era rules",
+               {'disable_radix_cache': True,
+                'gpu_catalog': {'gpu': 'RTX-A6000', 'note': "the study's EXPERIMENTS.md §11.2 '4 server × 4 GPU, A6000': the catalog's RTX-A6000"}},
+               None),
     # gs_465: helper gs29b (2026-12-06, session 29): a committed SGLang server log of a Nebius InferenceX reproduction
     # (heyram74/nebius_sopertors_inferencex_benchmark): DeepSeek-R1-0528 at tp 8 on H200, InferenceX's dsr1_fp8_h200.sh flags
     "gs_465": ("0.5.12", "image lmsysorg/sglang:v0.5.12-cu130 (scripts/run_deepseekr1.sh), run 2026-06-11; the printed "
