@@ -2521,6 +2521,28 @@ SGLANG_PUBLIC = {
                                         'print more. Planned on the first candidate, as vp_ cases of this class; '
                                         "every candidate's prediction lies inside the others' bands "
                                         '(tests/validation/test_validation_set.py checks it)'}}, None),
+    # gs_682: helper gs34 (2026-12-07, session 34): a committed SGLang stdout (Abhinav-Kotta/sglang_work output.txt),
+    # the release pinned by the same commit's conda file, the 24 GB card placed by the printed default mem fraction
+    'gs_682': ('0.5.0rc1',
+               "infEngine.yml at the output's commit pins sglang==0.5.0rc1 (run 2025-08-14); tpkit's 0.4.10-era rules",
+               {'cuda_graph_max_bs': 8,
+                'gpu_assumed': {'candidates': ['RTX-4090', 'RTX-3090', 'RTX-A5000'],
+                                'gpu': 'RTX-4090',
+                                'note': "not named: SGLang's own mem_fraction_static=0.879 (0.5.0rc1 server_args.py: "
+                                        "round((gpu_mem - (2.8 + tp*pp/10) * 1024) / gpu_mem, 3), gpu_mem the "
+                                        "nvidia-smi total in MiB) needs 24,441-24,644 MiB: the 24 GB class (RTX 4090 / "
+                                        "RTX A5000 24,564 MiB, RTX 3090 24,576 MiB); 'Load weight begin. avail "
+                                        "mem=23.16 GB' after 'Init torch distributed ends. mem usage=0.00 GB' leaves "
+                                        "0.38-0.49 GiB of CUDA context. Planned on the first candidate; every "
+                                        "candidate's prediction lies inside the others' bands "
+                                        "(tests/validation/test_validation_set.py checks it)"}}, None),
+    # gs_683: helper gs34 (2026-12-07, session 34): the FullKV arm of a HeadKV study's S5 round (XinzeLi-isuc/HeadKV-SGLang
+    # artifacts/s5_fullkv_cg.log): SGLang main e1c4db962 ('0.5.18.dev') with the fork's HeadKV code off, RTX A6000
+    'gs_683': ('0.5.18.dev20260813',
+               "the commit message 'sglang 0.5.18.dev@e1c4db962' (main of 2026-08-13, run 2026-08-14): tpkit's 0.5.15-era rules",
+               {'disable_radix_cache': True,
+                'gpu_catalog': {'gpu': 'RTX-A6000', 'note': "the study's EXPERIMENTS.md §11.2 '4 server × 4 GPU, A6000': the catalog's RTX-A6000"}},
+               None),
     # gs_465: helper gs29b (2026-12-06, session 29): a committed SGLang server log of a Nebius InferenceX reproduction
     # (heyram74/nebius_sopertors_inferencex_benchmark): DeepSeek-R1-0528 at tp 8 on H200, InferenceX's dsr1_fp8_h200.sh flags
     "gs_465": ("0.5.12", "image lmsysorg/sglang:v0.5.12-cu130 (scripts/run_deepseekr1.sh), run 2026-06-11; the printed "
