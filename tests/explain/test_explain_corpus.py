@@ -123,7 +123,6 @@ NOT_SHOWN = {
     "vl_1398": _HOW["weights_unplanned"],
     "vl_007": _HOW["profile_unplanned"],
     "vl_794": _HOW["profile_unplanned"],
-    "vl_994": _HOW["profile_unplanned"],
     "vl_1148": _HOW["profile_unplanned"],
     "vl_1149": _HOW["profile_unplanned"],
     "vl_1206": _HOW["profile_unplanned"],

@@ -87,3 +87,26 @@ def test_vl_788_without_its_model_names_no_fit():
     """The other side: the log alone (the reader takes no model from an image's argument) plans no layout."""
     d = explain_log(log_bytes("vl_788")).diagnosis
     assert not any(f.fits for f in d.fixes)
+
+
+def test_vl_994_the_swap_spaces_pinned_allocation_not_the_gpu_cache():
+    """vllm#188 (WSL2, opt-125m, RTX 3090): '# GPU blocks: 37375, # CPU blocks: 7281', then 'CUDA error: out of memory'
+    in CacheEngine.allocate_cpu_cache: the fix is no swap space, the printed GPU cache unchanged (37,375 × 16)."""
+    d = explain_log(log_bytes("vl_994")).diagnosis
+    assert d.phase == "kv_pool" and "CPU swap space" in d.cause and "37,375 blocks" in d.cause and "7,281" in d.cause
+    assert [f.flags for f in d.fixes] == ["--swap-space 0"]
+    assert d.fixes[0].fits and d.fixes[0].kv_tokens == 598_000
+    assert not any(f.flags.startswith("--max-num-seqs") for f in d.fixes)  # the profile is not what failed
+
+
+def test_a_swap_space_failure_without_gpu_blocks_names_no_tokens():
+    """The same frame with no '# GPU blocks' line: the fix is offered with its tokens unknown, not called a fit."""
+    text = "\n".join(line for line in log_bytes("vl_994").decode().splitlines() if "# GPU blocks" not in line)
+    d = explain_log(text.encode()).diagnosis
+    assert d.fixes and d.fixes[0].flags == "--swap-space 0" and not d.fixes[0].fits and d.fixes[0].kv_tokens is None
+
+
+def test_other_v0_no_blocks_failures_are_not_the_swap_space():
+    """The other side: vl_1149 (V0, '# GPU blocks: 0') keeps the no-memory diagnosis, no swap fix."""
+    d = explain_log(log_bytes("vl_1149")).diagnosis
+    assert "swap space" not in d.cause and not any(f.flags.startswith("--swap-space") for f in d.fixes)

@@ -68,6 +68,8 @@ def diagnose_vllm(parsed, a, ctx) -> Diagnosis:
         cause, short, fixes = pool_alloc_failure(failure, a, tokens_for)  # the sized pool's allocation (ex32)
     elif phase == "kv_pool" and (done := _profile_oom(parsed, a, ctx)) is not None:  # V0 profile run (rt23)
         cause, short, fixes = done
+    elif phase == "kv_pool" and (done := _swap_space(failure, parsed, a)) is not None:  # V0 swap space (cr34c)
+        cause, short, fixes = done
     elif phase == "kv_pool" or failure.kind in ("no_kv_memory", "kv_budget_non_positive"):
         cause, short, fixes = _no_kv_memory(a, ctx, tokens_for)
     elif phase == "cuda_graph" and (root := capture_error_not_memory(parsed)) is not None:
@@ -242,6 +244,12 @@ def _profile_oom(parsed, a, ctx):
     """``explain.vprofilefix.profile_oom_diagnosis`` (imported where a kv_pool failure is diagnosed)."""
     from tpkit.explain.vprofilefix import profile_oom_diagnosis
     return profile_oom_diagnosis(parsed, a, ctx)
+
+
+def _swap_space(failure, parsed, a):
+    """``explain.vswap.swap_space_failure`` (imported where a kv_pool failure is diagnosed)."""
+    from tpkit.explain.vswap import swap_space_failure
+    return swap_space_failure(failure, parsed, a)
 
 
 def _vr():
