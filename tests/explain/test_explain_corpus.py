@@ -76,6 +76,9 @@ UNPLANNED_HARDWARE = {
     "sg_911": "held-back round ex31: SGLang on an Ascend NPU, torch_npu's 'NPU out of memory' for the KV buffers' "
               "98.71 GiB on a 60.96 GiB device (gpustack#4761); until helper cr33a in NO_NUMBERS, its cause blaming "
               "memory 'taken after SGLang sized the pool' by another process",
+    "vl_1378": "held-back round ex31: vLLM-Ascend on an NPU, torch_npu's 'NPU out of memory' (11.50 GiB asked, 4.64 GiB "
+               "free of 60.97 GiB; vllm-ascend#3357); until helper cr34c in NOT_SHOWN with the CUDA rules' lower "
+               "utilization (explain.vdevice)",
 }
 OTHER_TENANT = {
     # memory failures caused by another tenant's memory the log does not print: the catalog plan at the log's settings
@@ -134,7 +137,6 @@ NOT_SHOWN = {
     "vl_344": _HOW["free_not_printed"],
     "vl_990": _HOW["pool_not_printed"],
     "vl_1291": _HOW["pool_not_printed"],
-    "vl_1378": _HOW["pool_not_printed"],
     "vl_1396": _HOW["pool_not_printed"],
     "sg_516": _HOW["chunk_unplanned"],
     "sg_517": _HOW["chunk_unplanned"],

@@ -110,3 +110,18 @@ def test_other_v0_no_blocks_failures_are_not_the_swap_space():
     """The other side: vl_1149 (V0, '# GPU blocks: 0') keeps the no-memory diagnosis, no swap fix."""
     d = explain_log(log_bytes("vl_1149")).diagnosis
     assert "swap space" not in d.cause and not any(f.flags.startswith("--swap-space") for f in d.fixes)
+
+
+def test_vl_1378_an_ascend_npu_is_named_and_not_planned():
+    """vllm-ascend#3357: torch_npu's 'NPU out of memory' in the plug-in's execute_model: the device named, the printed
+    sizes, no fix (before: the CUDA rules' lower --gpu-memory-utilization, a suggestion)."""
+    d = explain_log(log_bytes("vl_1378")).diagnosis
+    assert "on an Ascend NPU" in d.cause and "tpkit does not plan this hardware" in d.cause and not d.fixes
+    assert "vLLM plug-in" in d.cause and "SGLang" not in d.cause
+
+
+def test_a_cuda_oom_in_the_same_phase_keeps_its_fix():
+    """The other side: vl_1291 (CUDA, first request) keeps the lower-utilization suggestion."""
+    d = explain_log(log_bytes("vl_1291")).diagnosis
+    assert "does not plan this hardware" not in d.cause
+    assert any(f.flags.startswith("--gpu-memory-utilization") for f in d.fixes)

@@ -60,7 +60,9 @@ def diagnose_vllm(parsed, a, ctx) -> Diagnosis:
         cause, short, fixes = _kv_too_small(parsed, failure, a, ctx, tokens_for, findings)
         return Diagnosis(status="failed", phase=phase, cause=cause, short_by=short, evidence=ev, fixes=tuple(fixes),
                          findings=tuple(findings))
-    if failure.kind == "startup_free_memory":
+    if (npu := _unplanned_device(failure)) is not None:  # an Ascend NPU / Intel XPU OOM (cr34c)
+        cause, short, fixes = npu
+    elif failure.kind == "startup_free_memory":
         cause, short, fixes = _startup_free_memory(failure, ctx, a)
     elif failure.kind == "cpu_kv_space":
         cause, short, fixes = _cpu_kv_space(failure)
@@ -244,6 +246,14 @@ def _profile_oom(parsed, a, ctx):
     """``explain.vprofilefix.profile_oom_diagnosis`` (imported where a kv_pool failure is diagnosed)."""
     from tpkit.explain.vprofilefix import profile_oom_diagnosis
     return profile_oom_diagnosis(parsed, a, ctx)
+
+
+def _unplanned_device(failure):
+    """``explain.vdevice.unplanned_device_diagnosis``, imported only for a CUDA-style OOM (cold start)."""
+    if failure.kind != "cuda_oom":
+        return None
+    from tpkit.explain.vdevice import unplanned_device_diagnosis
+    return unplanned_device_diagnosis(failure)
 
 
 def _swap_space(failure, parsed, a):
