@@ -43,7 +43,9 @@ crash logs, phase 142 / 145, a fitting fix 134 / 145 -> 130 / 145: SGLang's weig
 fit (FLOOR_NOT_SHOWN: sg_480, sg_483, sg_485, sg_486), sg_911 is UNPLANNED_HARDWARE (an Ascend NPU); §7.3 cr33a.
 Helper cr33c (2026-12-07): one standard for ``fits`` (re-planned from the log's numbers, or from the catalog at the
 band's pessimistic end); 152 memory crash logs, a fitting fix 137 / 152 -> 95 / 152: 42 logs' rule-of-thumb fits are
-offered as suggestions (NOT_SHOWN); §7.3 'Every claimed fit audited'."""
+offered as suggestions (NOT_SHOWN); §7.3 'Every claimed fit audited'. Helper cr34c (2026-12-07): 95 / 152 -> 97 / 152:
+vl_788 (its model in FLAGS_FOR: tp 2 re-planned from the log's weights) and vl_994 (V0's swap space, explain.vswap);
+vl_1378 is UNPLANNED_HARDWARE (an Ascend NPU, explain.vdevice); §7.3 round cr34c."""
 PHASE_WORDS = {"weight_load": "weights"}
 PARSER_PHASE_DISAGREES = {
     # the reader's phase differs from the label (tests/logs/test_corpus.py KNOWN says why)
