@@ -63,11 +63,20 @@ def test_other_processes_freed_first_where_they_cover_the_shortfall():
     first = d.fixes[0]
     assert first.flags.startswith("free the other processes (43.95 GiB") and not first.fits
     assert first.note.startswith(_SUGGESTION) and not any(f.fits for f in d.fixes)
-    # vl_453: torch's free figure exceeds the request (no shortfall measured): freeing them is a suggestion
-    d = _d("vl_453")
+    # torch's free figure exceeds the request (no shortfall measured): freeing them is a suggestion.  vl_453 was the
+    # example until round cr34c read its repeated message's processes once: 216.83 MiB, under 1 % of its 23.54 GiB,
+    # so none is named there and its first fix is the sampler warm-up's, from the log's numbers
+    d = explain_log(_FREE_ABOVE_ASKED.encode()).diagnosis
     first = d.fixes[0]
     assert first.flags.startswith("free the other processes") and not first.fits and "not measured" in first.note
-    assert any(f.fits for f in d.fixes)  # the sampler warm-up fix from the log's numbers
+    d = _d("vl_453")
+    assert "other processes hold" not in d.cause and d.fixes[0].flags == "--max-num-seqs 128" and d.fixes[0].fits
+
+
+_FREE_ABOVE_ASKED = ("(EngineCore_DP0 pid=44265) ERROR 07-26 10:24:28 [core.py:1100] torch.OutOfMemoryError: CUDA "
+                     "out of memory. Tried to allocate 126.00 MiB. GPU 0 has a total capacity of 23.54 GiB of which "
+                     "139.75 MiB is free. Process 4257 has 2.00 GiB memory in use. Including non-PyTorch memory, this "
+                     "process has 21.20 GiB memory in use.\n")
 
 
 def test_the_profile_run_fix_fits_only_re_planned():

@@ -20,11 +20,17 @@ from tpkit.units import Bytes, GiB, format_bytes
 
 __all__ = ["Fix", "Diagnosis", "MARGIN", "RENAMED", "INSTEAD", "release_fixes", "capture_error_not_memory",
            "pool_error_not_memory", "custom_allreduce_fix", "failure_texts",
-           "MAX_FRACTION", "fp8_could_halve_weights", "bytes_text", "kv_heads_shard", "names_a_cause"]
+           "MAX_FRACTION", "OTHERS_NEGLIGIBLE_FRACTION", "fp8_could_halve_weights", "bytes_text", "kv_heads_shard", "names_a_cause"]
 
 MARGIN = GiB(1)
 """headroom a re-planned fraction leaves above the bare need (activations of the first batch)"""
 MAX_FRACTION = 0.95
+
+OTHERS_NEGLIGIBLE_FRACTION = 0.01
+"""other processes' memory on the device at most this share of its printed total reads as none, for either engine
+(SGLang's ``explain.sgdevice``, vLLM's ``explain.voom.other_processes``): the three printed figures (total, free, this
+process) are each rounded to 0.01 GiB / MiB, and the driver's own reservation is not 'this process'.  One home since
+round cr34c (before: ``sgdevice``'s, which voom imported from the SGLang module)."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

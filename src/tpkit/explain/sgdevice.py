@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from tpkit.explain.diagnose import bytes_text
+from tpkit.explain.diagnose import OTHERS_NEGLIGIBLE_FRACTION, bytes_text
 
 __all__ = ["unplanned_device", "unplanned_device_failure", "who_holds_the_card"]
 
@@ -20,10 +20,6 @@ NVIDIA CUDA and AMD ROCm GPUs only (``tpkit.gpus`` catalog; ``HIP out of memory`
 
 _DEVICE_WORDS = {"NPU": "an Ascend NPU (torch_npu's 'NPU out of memory')",
                  "XPU": "an Intel XPU (torch's 'XPU out of memory')"}
-
-OTHERS_NEGLIGIBLE_FRACTION = 0.01
-"""others' memory at most this share of the printed total reads as none: the three printed figures (total, free,
-this process) are each rounded to 0.01 GiB / MiB, and the driver's own reservation is not 'this process'"""
 
 
 def unplanned_device(failure) -> str | None:

@@ -60,13 +60,17 @@ def diagnose_vllm(parsed, a, ctx) -> Diagnosis:
         cause, short, fixes = _kv_too_small(parsed, failure, a, ctx, tokens_for, findings)
         return Diagnosis(status="failed", phase=phase, cause=cause, short_by=short, evidence=ev, fixes=tuple(fixes),
                          findings=tuple(findings))
-    if failure.kind == "startup_free_memory":
+    if (npu := _unplanned_device(failure)) is not None:  # an Ascend NPU / Intel XPU OOM (cr34c)
+        cause, short, fixes = npu
+    elif failure.kind == "startup_free_memory":
         cause, short, fixes = _startup_free_memory(failure, ctx, a)
     elif failure.kind == "cpu_kv_space":
         cause, short, fixes = _cpu_kv_space(failure)
     elif phase == "kv_pool" and failure.kind == "cuda_oom" and any(f in failure.phase_evidence for f in POOL_ALLOCATION):
         cause, short, fixes = pool_alloc_failure(failure, a, tokens_for)  # the sized pool's allocation (ex32)
     elif phase == "kv_pool" and (done := _profile_oom(parsed, a, ctx)) is not None:  # V0 profile run (rt23)
+        cause, short, fixes = done
+    elif phase == "kv_pool" and (done := _swap_space(failure, parsed, a)) is not None:  # V0 swap space (cr34c)
         cause, short, fixes = done
     elif phase == "kv_pool" or failure.kind in ("no_kv_memory", "kv_budget_non_positive"):
         cause, short, fixes = _no_kv_memory(a, ctx, tokens_for)
@@ -242,6 +246,20 @@ def _profile_oom(parsed, a, ctx):
     """``explain.vprofilefix.profile_oom_diagnosis`` (imported where a kv_pool failure is diagnosed)."""
     from tpkit.explain.vprofilefix import profile_oom_diagnosis
     return profile_oom_diagnosis(parsed, a, ctx)
+
+
+def _unplanned_device(failure):
+    """``explain.vdevice.unplanned_device_diagnosis``, imported only for a CUDA-style OOM (cold start)."""
+    if failure.kind != "cuda_oom":
+        return None
+    from tpkit.explain.vdevice import unplanned_device_diagnosis
+    return unplanned_device_diagnosis(failure)
+
+
+def _swap_space(failure, parsed, a):
+    """``explain.vswap.swap_space_failure`` (imported where a kv_pool failure is diagnosed)."""
+    from tpkit.explain.vswap import swap_space_failure
+    return swap_space_failure(failure, parsed, a)
 
 
 def _vr():

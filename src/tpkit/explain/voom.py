@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 import re
 
-from tpkit.explain.diagnose import Fix, bytes_text, fp8_could_halve_weights, unshown
+from tpkit.explain.diagnose import OTHERS_NEGLIGIBLE_FRACTION, Fix, bytes_text, fp8_could_halve_weights, unshown
 from tpkit.explain.interval import mid_bytes
 from tpkit.units import GiB
 
@@ -111,11 +111,9 @@ def weights_failure(failure, ctx, a=None):
 
 def other_processes(failure):
     """The memory torch's OOM message lists as other processes' (``other_processes``, ``logs.failures._oom``), where
-    it is more than ``sgdevice.OTHERS_NEGLIGIBLE_FRACTION`` of the device (a desktop's few MiB are not in the way);
+    it is more than ``diagnose.OTHERS_NEGLIGIBLE_FRACTION`` of the device (a desktop's few MiB are not in the way);
     else None.  ``with_freed_card`` offers freeing it where it covers the OOM's shortfall (asked − free), or where
     torch's figures do not measure one (then as a suggestion past the weights)."""
-    from tpkit.explain.sgdevice import OTHERS_NEGLIGIBLE_FRACTION
-
     held, total = failure.size("other_processes"), failure.size("total")
     if failure.kind != "cuda_oom" or held is None:
         return None

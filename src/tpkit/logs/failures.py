@@ -236,6 +236,8 @@ def _gib(text: str, meaning: str) -> PrintedSize | None:
 
 
 def _oom(window: str) -> tuple[tuple, tuple, str]:
+    """torch's OOM message's sizes (each at its first match) and the other processes it lists, each once
+    (``_listed_once``: a log printing the message twice listed them twice, round cr34c)."""
     sizes = []
     for name, pattern in _OOM_SIZES:
         m = pattern.search(window)
@@ -246,7 +248,7 @@ def _oom(window: str) -> tuple[tuple, tuple, str]:
     own = _own_bytes(sizes)
     total = next((z.value.bytes for n, z in sizes if n == "total"), None)
     others, held_by_others = [], []
-    for pid, num, unit in _OTHER_PROCESS.findall(window)[:16]:
+    for pid, num, unit in _listed_once(_OTHER_PROCESS.findall(window))[:16]:
         held = size_from_text(num, unit, meaning="torch OOM message: a listed process's memory in use")
         same = own is not None and total is not None and held is not None and held.value.bytes + own > total
         others.append(f"process {pid} holds {num} {unit}" + (
@@ -259,6 +261,13 @@ def _oom(window: str) -> tuple[tuple, tuple, str]:
     gpu = _GPU_INDEX.search(window)
     detail = "; ".join(([f"GPU {gpu.group(1)}"] if gpu else []) + others)
     return tuple(sizes), (), detail
+
+
+def _listed_once(listed: list[tuple[str, str, str]]) -> list[tuple[str, str, str]]:
+    """torch's 'Process N has X memory in use' listings, each process id once (its first): torch lists each NVML
+    process once per message, so a repeat is the message printed again (vl_453), not another holder."""
+    first: dict[str, tuple[str, str, str]] = {}
+    return [first.setdefault(row[0], row) for row in listed if row[0] not in first]
 
 
 def _sum_held(held: list[PrintedSize]) -> PrintedSize:
