@@ -1747,6 +1747,13 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
                 {"gpu_catalog": _HUZ_L40S, "topk_topp_sampler": "native", "max_num_batched_tokens": 2048, "max_num_seqs": 128}, None),
     "vp_1110": ("0.10.1.1", "printed 'Initializing a V1 LLM engine (v0.10.1.1)' (plus the study's timing logs)",
                 {"gpu_catalog": _HUZ_L40S, "topk_topp_sampler": "native", "max_num_batched_tokens": 2048, "max_num_seqs": 128}, None),
+    # helper bl34b (2026-12-07, session 34), added blind: cmontemuino/amd-mi300x-ml-benchmarks' committed run logs
+    # (40ecc2fb, datasets/sample-results/logs/): benchmark_latency.py (offline LLM) in rocm/vllm:rocm6.4.1_vllm_0.9.1_20250715
+    # with VLLM_USE_V1=0, Llama-3.1-8B-Instruct fp16 on one MI300X, 131,072, util 0.8 / 0.9; the engine prints
+    # chunked_prefill_enabled=False (0.9's V0 turns it on above 32K on CUDA only)
+    **{cid: ("0.9.2:v0", "printed 'Initializing a V0 LLM engine (v0.9.2.dev364+gb432b7a28)' (the image's ROCm build "
+                         "between 0.9.1 and 0.9.2, as vp_174) with VLLM_USE_V1=0 in the command",
+             {"enable_chunked_prefill": False}, None) for cid in ("vp_1136", "vp_1137")},
 }
 
 _A100_QWEN_MTP = {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 1,
