@@ -59,7 +59,9 @@ SOURCE_TRIGGERS = ("_runner", "_worker", "_memory", "_max_num_token")
 LOWER_TRIGGERS = ("max_total_num_tokens", "non-default args", "sglang", "vllm", "--", "scheduler is dead",
                   "torch.compile takes", "profiled value", "changing page_size", "api_server.py:",
                   # vLLM 0.16.0+'s banner, '█  version X' (logs.engine.LOGO_VERSION): the templates drop '█'
-                  " version ")
+                  " version ",
+                  # a native linker's error lines (logs.buildlog.BUILD_NEEDLES, round ex34)
+                  "collect2: error: ", "ld: cannot find ")
 """Literals that start in lower case: tested with ``in``, which costs less than adding them to the regex."""
 
 
