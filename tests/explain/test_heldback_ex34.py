@@ -7,10 +7,9 @@ after the logs join the corpus."""
 from __future__ import annotations
 
 from tpkit.explain import explain_log
-from tpkit.logs.buildlog import build_notices
 from tpkit.logs.reader import parse_log
+from tpkit.logs.recovered import build_notices, join_wrapped_frames
 from tpkit.logs.text import prepare
-from tpkit.logs.wrapped import join_wrapped_frames
 
 _W = "(Worker_TP5_EP5 pid=408) ERROR 11-25 08:05:06 [multiproc_executor.py:815] "
 

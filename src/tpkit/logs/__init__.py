@@ -9,10 +9,10 @@
         .select_rank(N | label | None) -> RankView   (None: the tightest rank)
         .to_dict()     JSON-able, schema "tpkit.logs/1"
 
-Module map (call order): text (decode, normalise; wrapped: hard-wrapped frame lines) → scan (keyword prefilter, one
-pass; relog: an exception re-logged above a cut traceback) → prefix (record headers, ranks) → rules (memory lines) /
-settings + dumps (run settings) / failures (errors, phases; buildlog: a native linker's error lines) / engine (engine,
-version) / gpu_names → reader (assembles) → run, parsed, missing.
+Module map (call order): text (decode, normalise) → scan (keyword prefilter, one pass) → prefix (record
+headers, ranks) → rules (memory lines) / settings + dumps (run settings) / failures (errors, phases) /
+engine (engine, version) / gpu_names → reader (assembles) → run, parsed, missing; recovered: what a paste, a wrapper
+or a child process hides (wrapped frame lines, a re-logged exception, a linker's error), for text, scan and failures.
 """
 
 from tpkit.logs.anchors import MEANINGS, Anchor

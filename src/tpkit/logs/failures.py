@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from tpkit.logs.buildlog import BUILD_NEEDLES, build_notices, first_build_error
+from tpkit.logs.recovered import BUILD_NEEDLES, build_notices, first_build_error
 from tpkit.logs.lazyre import lazy
 from tpkit.logs.phases import (_LOAD_OOM, MARKER_NEEDLES, STEP_ORDER, dummy_run_phase,  # noqa: F401
                                frame_phase, load_only_phase, load_phase, marker, marker_phase, traceback_phase,
@@ -487,9 +487,9 @@ def cut_header(failure: Failure, warnings: list[Failure]) -> Failure:
     ``ncclDebugLog`` in NCCL's src/debug.cc) before the failing call returns its error to the engine, so with the
     exception line cut it is the only cause the log prints (round ex33: sglang#3820's 'socketPollConnect … No route
     to host' above a scheduler traceback cut in ``ModelRunner.__init__``); likewise a native linker's error line
-    (``logs.buildlog``, round ex34: 'ld: cannot find -lcuda' above an EngineCore traceback cut in the profile run)."""
+    (``logs.recovered``, round ex34: 'ld: cannot find -lcuda' above an EngineCore traceback cut in the profile run)."""
     detail = f"{failure.detail.rstrip('.')}: its traceback is cut before the exception line"
     nccl = [w.detail for w in warnings if w.kind == "nccl_error" and w.detail.startswith("NCCL WARN ")]
-    built = first_build_error(warnings)  # a linker's error above it (``logs.buildlog``, round ex34)
+    built = first_build_error(warnings)  # a linker's error above it (``logs.recovered``, round ex34)
     return replace(failure, detail=detail + (f"; NCCL's last warning before it: {nccl[-1]}" if nccl else "")
                    + (f"; the native build's error before it: {built}" if built else ""))

@@ -16,7 +16,7 @@ from tpkit.logs.gpu_names import GPU_NEEDLES, gpu_in
 from tpkit.logs.lazyre import lazy
 from tpkit.logs.phases import encoder_phase
 from tpkit.logs.prefix import MAIN, RankKey, has_header, split_records
-from tpkit.logs.relog import relogged_exception
+from tpkit.logs.recovered import relogged_exception
 from tpkit.logs.rules import NEEDLES, apply_rules_wrapped, next_line
 from tpkit.logs.run import raw_line_settings
 from tpkit.logs.settings import Setting, settings_from_record
@@ -411,7 +411,7 @@ class Scan:
         label, tb = max(cut, key=lambda item: item[1].last)
         found = fl.frame_phase(self._cut_frames(tb))
         phase, why = found if found else (fl.marker_phase(self._state.get("*")), "last start-up step logged")
-        relog = relogged_exception(self._orphans, tb.start, self.text, self._line_start)  # ``logs.relog``
+        relog = relogged_exception(self._orphans, tb.start, self.text, self._line_start)  # ``logs.recovered``
         self.failures.append(fl.Failure(kind="exception", severity="error", phase=phase, phase_evidence=why,
             rank=self.ranks.get(label, MAIN), line_no=relog[0] if relog else tb.start, evidence=(relog[2] if relog else
             tb.frames[-1])[:400], detail=relog[2][:300] if relog else "traceback cut before its exception line"))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from tpkit.logs.wrapped import join_wrapped_frames
+from tpkit.logs.recovered import join_wrapped_frames
 
 __all__ = ["prepare", "decode", "normalise", "clean_line", "unquote_markdown", "strip_wrappers", "last_start",
            "starts_read", "MAX_LINE_CHARS"]
