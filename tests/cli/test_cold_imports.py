@@ -29,6 +29,8 @@ Helper tidy30 (2026-12-07, session 30): every command +1 (models.config_file: re
 models/config.py at 492 lines; ``models.load`` reads every model through it); plan vllm +1 more
 (engines.vllm.plan_notes: the plan's warnings, split from engines/vllm/policy.py at 490 lines); plan vllm and
 explain vllm +1 (engines.vllm.batch_defaults: vLLM's default batch sizes, split from engines/vllm/inputs.py at 480).
+Helper ex34 (2026-12-07, session 34): every explain command +1 (logs.recovered: wrapped frame lines, a re-logged
+exception and a linker's error, read back; logs/scan.py is at its 500-line limit and logs/failures.py at 495).
 """
 
 import contextlib
@@ -92,12 +94,12 @@ CASES = {
     # explain +2: tpkit.logs.prefilter (the scan's trigger prefilter) and tpkit.logs.command (the launch-command parse),
     # split out of logs/scan.py and logs/settings.py at their 500-line limit (lead, session 29)
     # explain +1: tpkit.logs.releases, the release-range arithmetic split out of logs/engine.py at its 500-line limit
-    # (ex30)
-    "explain sglang text": (["explain", KIMI_LOG], EXPLAIN_NOT + ("tpkit.explain.vllm", "tpkit.engines.vllm"), 102),
+    # (ex30); +1 tpkit.logs.recovered (ex34)
+    "explain sglang text": (["explain", KIMI_LOG], EXPLAIN_NOT + ("tpkit.explain.vllm", "tpkit.engines.vllm"), 103),
     "explain sglang json": (["explain", KIMI_LOG, "--json"], EXPLAIN_NOT + ("tpkit.explain.vllm", "tpkit.engines.vllm"),
-                            101),
+                            102),
     # explain vllm: +1 engines.vllm.maxlen (tidy27); +1 explain.voom (cr31: vdiagnose.py split at 500 lines)
-    "explain vllm": (["explain", VLLM_LOG], EXPLAIN_NOT + ("tpkit.explain.sglang", "tpkit.engines.sglang.pool"), 99),
+    "explain vllm": (["explain", VLLM_LOG], EXPLAIN_NOT + ("tpkit.explain.sglang", "tpkit.engines.sglang.pool"), 100),
 }
 
 

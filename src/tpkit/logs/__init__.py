@@ -11,7 +11,8 @@
 
 Module map (call order): text (decode, normalise) → scan (keyword prefilter, one pass) → prefix (record
 headers, ranks) → rules (memory lines) / settings + dumps (run settings) / failures (errors, phases) /
-engine (engine, version) / gpu_names → reader (assembles) → run, parsed, missing.
+engine (engine, version) / gpu_names → reader (assembles) → run, parsed, missing; recovered: what a paste, a wrapper
+or a child process hides (wrapped frame lines, a re-logged exception, a linker's error), for text, scan and failures.
 """
 
 from tpkit.logs.anchors import MEANINGS, Anchor

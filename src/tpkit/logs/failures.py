@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from tpkit.logs.recovered import BUILD_NEEDLES, build_notices, first_build_error
 from tpkit.logs.lazyre import lazy
 from tpkit.logs.phases import (_LOAD_OOM, MARKER_NEEDLES, STEP_ORDER, dummy_run_phase,  # noqa: F401
                                frame_phase, load_only_phase, load_phase, marker, marker_phase, traceback_phase,
@@ -224,7 +225,7 @@ FAILURE_NEEDLES = ("OutOfMemory", "out of memory", "Failed to load model - not e
                    "memory capacity is unbalanced", "GPU memory for hybrid", "Free memory on device",
                    "Capture cuda graph failed", "Failed: Cuda error",
                    "NCCL", "nccl", "DistBackendError", "OOM-killed", "OOM killed", "OOMKilled", "Killed process",
-                   "Custom allreduce is disabled", "EngineCore failed",
+                   "Custom allreduce is disabled", "EngineCore failed", *BUILD_NEEDLES,
                    "Engine core initialization failed", "Scheduler hit an exception", "sigquit",
                    "Initialization failed", "Worker failed", "Error executing method", "profiled value",
                    "Exception in run_tp_server", "Exception in ModelTpServer", "scheduler is dead",
@@ -475,7 +476,7 @@ def _notices(message: str, *, oom: bool) -> list[tuple]:
     m = _CAR.search(message)
     if m:
         out.append(("custom_allreduce_disabled", "warning", (), (), m.group(1).strip()))
-    return out
+    return out + build_notices(message)
 
 
 KIND_ENGINE = {"kv_too_small": "vllm", "startup_free_memory": "vllm", "cpu_kv_space": "vllm", "imbalance": "sglang",
@@ -494,7 +495,10 @@ def cut_header(failure: Failure, warnings: list[Failure]) -> Failure:
     a warning as ``"\\n%s:%d:%d [%d] %s:%d NCCL WARN "`` + its text (host, pid, tid, device, source file and line;
     ``ncclDebugLog`` in NCCL's src/debug.cc) before the failing call returns its error to the engine, so with the
     exception line cut it is the only cause the log prints (round ex33: sglang#3820's 'socketPollConnect … No route
-    to host' above a scheduler traceback cut in ``ModelRunner.__init__``)."""
+    to host' above a scheduler traceback cut in ``ModelRunner.__init__``); likewise a native linker's error line
+    (``logs.recovered``, round ex34: 'ld: cannot find -lcuda' above an EngineCore traceback cut in the profile run)."""
     detail = f"{failure.detail.rstrip('.')}: its traceback is cut before the exception line"
     nccl = [w.detail for w in warnings if w.kind == "nccl_error" and w.detail.startswith("NCCL WARN ")]
-    return replace(failure, detail=detail + (f"; NCCL's last warning before it: {nccl[-1]}" if nccl else ""))
+    built = first_build_error(warnings)  # a linker's error above it (``logs.recovered``, round ex34)
+    return replace(failure, detail=detail + (f"; NCCL's last warning before it: {nccl[-1]}" if nccl else "")
+                   + (f"; the native build's error before it: {built}" if built else ""))

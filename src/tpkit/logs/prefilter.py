@@ -59,7 +59,10 @@ SOURCE_TRIGGERS = ("_runner", "_worker", "_memory", "_max_num_token")
 LOWER_TRIGGERS = ("max_total_num_tokens", "non-default args", "sglang", "vllm", "--", "scheduler is dead",
                   "torch.compile takes", "profiled value", "changing page_size", "api_server.py:",
                   # vLLM 0.16.0+'s banner, '█  version X' (logs.engine.LOGO_VERSION): the templates drop '█'
-                  " version ")
+                  " version ",
+                  # a native linker's error lines (logs.recovered.BUILD_NEEDLES, round ex34; templates read digits as 0,
+                  # so 'collect2: error: ld returned 1' is found by its digit-free part)
+                  "error: ld returned ", "ld: cannot find ")
 """Literals that start in lower case: tested with ``in``, which costs less than adding them to the regex."""
 
 

@@ -16,6 +16,7 @@ from tpkit.logs.gpu_names import GPU_NEEDLES, gpu_in
 from tpkit.logs.lazyre import lazy
 from tpkit.logs.phases import encoder_phase
 from tpkit.logs.prefix import MAIN, RankKey, has_header, split_records
+from tpkit.logs.recovered import relogged_exception
 from tpkit.logs.rules import NEEDLES, apply_rules_wrapped, next_line
 from tpkit.logs.run import raw_line_settings
 from tpkit.logs.settings import Setting, settings_from_record
@@ -38,12 +39,11 @@ _NO_STEP = "last start-up step logged before it: none"
 _EXCEPTION = lazy(r"^\s*(?:[\w.]{1,200}\.)?([A-Z]\w{0,80}(?:Error|Exception|Exit))\b(?:\([\w.]{0,80}\))?:? ?"
                         r"(.{0,300})")
 _WORKER_METHOD = lazy(r"Exception in worker \S{1,80}(?: \S{1,80})? while processing method (\w{1,80})")
-"""vLLM V0's multiprocessing worker logs the worker method it was running when it raised, then the traceback
-(``logger.exception("Exception in worker %s while processing method %s.", ...)`` in
-``executor/multiproc_worker_utils.py _run_worker_process``, 0.10.1 wheel): the method (``load_model``,
-``determine_num_available_blocks``, ``initialize_cache``, ``start_worker_execution_loop``) is the outermost call
-of that traceback, which starts at ``_run_worker_process`` and so names no phase itself; V0's driver runs one method
-on every worker at a time (``_run_workers``), so a sibling's header places an error another worker printed"""
+"""V0's multiprocessing worker logs the method it ran, then the traceback (``logger.exception("Exception in worker %s
+while processing method %s.", ...)``, executor/multiproc_worker_utils.py ``_run_worker_process``, 0.6.3.post1, 0.10.1;
+0.5.5: ``"…method %s: %s, %s"``, e, tb, on the header's line, ex34's axolotl#1971): the method (``load_model``,
+``determine_num_available_blocks``, ``initialize_cache``, ``start_worker_execution_loop``) is that traceback's outermost
+call; V0's driver runs one method on every worker at a time (``_run_workers``): a sibling's header places an error"""
 _SOURCE_CALL = lazy(r"^\s{1,40}(?:[\w.]{1,80}(?:\s*,\s*[\w.]{1,80}){0,6}\s*=\s*)?(?:await\s+|return\s+)?"
                    r"(?:[A-Za-z_]\w{0,80}\.){0,6}([A-Za-z_]\w{0,80})\(")
 """the source line Python prints under a traceback frame, when it is a call: ``    self.load_model()``,
@@ -53,10 +53,9 @@ _STARTUP_FAILED = lazy(r"Engine core initialization failed|EngineCore failed to 
 and the engine core's log line (v1/engine/core.py run_engine_core), 0.17.0 and 0.20.0 wheels"""
 _NEWLINE = lazy(r"\n")
 _MODEL_CLASS_FILE = lazy(r"/(?:vllm/model_executor|sglang/srt)/models/\w+\.py$")
-"""a model's own module: its classes are built by the loader only (vLLM ``initialize_model``'s
-``model_class(vllm_config=…)``, model_loader/utils.py, and tensorizer.py, 0.11.0 wheel; SGLang ``_initialize_model``'s
-``model_class(**kwargs)``, srt/model_loader/loader.py, 0.5.9 wheel), so an ``__init__`` frame there is the weight
-load's model construction (``logs.phases``' last rule; round ex31: QwenLM/Qwen3-VL#1493)"""
+"""a model's own module: the loader alone builds its classes (vLLM ``initialize_model``'s ``model_class(vllm_config=…)``,
+model_loader/utils.py, tensorizer.py, 0.11.0; SGLang ``_initialize_model``'s ``model_class(**kwargs)``, srt/model_loader/
+loader.py, 0.5.9): an ``__init__`` frame there is the weight load (``logs.phases``' last rule; ex31: Qwen3-VL#1493)"""
 _MID_PREFIX = lazy(r"\((?:VllmWorker|EngineCore|Worker_TP)")
 """a vLLM process header inside a line (``logs.engine.FORMAT_MARKERS``' '(…' literals), read for its format"""
 _IGNORED, _IGNORED_REACH = "Exception ignored in", 6
@@ -284,7 +283,7 @@ class Scan:
             above = self._line_start(line_no - 1)
             tb.ignored = int(above is not None and self.text.startswith(_IGNORED, above))
             header = self._methods.pop(rank.label, None)
-            if header is not None and 0 < line_no - header[0] <= 2:
+            if header is not None and 0 <= line_no - header[0] <= 2:
                 tb.frames.append(f"{header[1]} (the worker method of V0's header, line {header[0]})")
         if "Warning: " in message and _PY_WARNING.search(message):
             self._warnings[rank.label] = line_no
@@ -412,9 +411,10 @@ class Scan:
         label, tb = max(cut, key=lambda item: item[1].last)
         found = fl.frame_phase(self._cut_frames(tb))
         phase, why = found if found else (fl.marker_phase(self._state.get("*")), "last start-up step logged")
-        self.failures.append(fl.Failure(
-            kind="exception", severity="error", phase=phase, phase_evidence=why, rank=self.ranks.get(label, MAIN),
-            line_no=tb.start, evidence=tb.frames[-1][:400], detail="traceback cut before its exception line"))
+        relog = relogged_exception(self._orphans, tb.start, self.text, self._line_start)  # ``logs.recovered``
+        self.failures.append(fl.Failure(kind="exception", severity="error", phase=phase, phase_evidence=why,
+            rank=self.ranks.get(label, MAIN), line_no=relog[0] if relog else tb.start, evidence=(relog[2] if relog else
+            tb.frames[-1])[:400], detail=relog[2][:300] if relog else "traceback cut before its exception line"))
 
     def _root_cause_above(self, line_no: int, state: str | None) -> tuple[str, str] | None:
         """A failed start-up's header ('Engine core initialization failed. See root cause above.', 'EngineCore failed

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from tpkit.logs.recovered import join_wrapped_frames
+
 __all__ = ["prepare", "decode", "normalise", "clean_line", "unquote_markdown", "strip_wrappers", "last_start",
            "starts_read", "MAX_LINE_CHARS"]
 
@@ -45,7 +47,8 @@ def prepare(data: bytes | bytearray | str) -> tuple[str, bytes | None, tuple[str
         raw = raw.replace(b"\x00", b"")
         notes.append("NUL characters removed")
     raw, wrapper_notes = strip_wrappers(raw)
-    notes += wrapper_notes
+    raw, wrap_notes = join_wrapped_frames(raw)
+    notes += wrapper_notes + wrap_notes
     try:
         return raw.decode("utf-8"), raw, tuple(notes)
     except UnicodeDecodeError:
@@ -167,7 +170,8 @@ def normalise(text: str) -> tuple[str, tuple[str, ...]]:
     if "\x00" in text:
         text = text.replace("\x00", "")
         notes.append("NUL characters removed")
-    return text, tuple(notes)
+    text, wrap_notes = join_wrapped_frames(text)
+    return text, tuple(notes) + wrap_notes
 
 
 _QUOTE = re.compile(r" {0,3}>(?: {0,4}>){0,15} ?")
