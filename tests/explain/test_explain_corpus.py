@@ -213,7 +213,10 @@ as the trainers' own settings (GRPO_GPU_MEMORY_UTILIZATION, --sglang-mem-fractio
 sg_494's summary names the card (8 x A100-SXM4-80GB, one per PD worker), the model (Qwen3-32B) and the fraction (0.55). Helper wo22
 (2026-12-06): sg_511's, sg_513's and sg_514's models are their sources' (models.json: the catalog's Llama-3.1-70B and
 Mixtral-8x7B geometry, Mistral-7B-Instruct-v0.2's config), sg_514's card the A40 its title names; sg_513's 48 GB card
-is not named."""
+is not named.  Helper cr34b (2026-12-07): vl_342, vl_430, vl_456 and vl_1398 take the model their logs name
+(``model=`` or the served path; models.json's config: vl_342's assembled FP8-dynamic config, vl_1398's the Llama-3.1-8B
+geometry of DeepSeek-R1-Distill-Llama-8B) and the GPU / release models.json quotes (vl_342 GB10, vl_456 RTX 3090 and
+0.17.1); vl_785 the post's model and its quoted release 0.27.1."""
 
 
 @pytest.mark.parametrize("case_id", IDS)
