@@ -104,9 +104,8 @@ NOT_SHOWN = {
     # not print (class c of docs/accuracy.md §7.3 'Every claimed fit audited'); it is still offered, as a suggestion
     # whose note says what is missing ('a suggestion, not shown to fit: …'), and none is called a fit
     "sg_045": _HOW["halved"],
-    # helper cr34b (2026-12-07): vl_342, vl_430, vl_456, vl_785 and vl_1398 left the set, their models passed
+    # helper cr34b (2026-12-07): vl_005, vl_342, vl_430, vl_456, vl_785 and vl_1398 left the set, their models passed
     # (FLAGS_FOR) and their fixes re-planned; each log left here says what its excerpt lacks (§7.3 round cr34b)
-    "vl_005": _HOW["halved"] + " (gpt-oss-120b is inferred from the weights figure, not named; no GPU named)",
     "vl_028": _HOW["halved"] + " (a dev journal's excerpt: no model named)",
     "vl_988": _HOW["halved"] + " (Qwen2.5-7B is named, but the RTX 3070 Laptop GPU is not in tpkit's catalog and the "
                                "log prints no total)",
@@ -196,6 +195,7 @@ FLAGS_FOR = {
     "vl_456": {"model": str(ROOT / "tests/validation/configs/Qwen--Qwen2.5-7B-Instruct.json"), "gpu": "RTX-3090",
                "engine_version": "0.17.1"},
     "vl_1398": {"model": str(ROOT / "tests/validation/configs/meta-llama--Llama-3.1-8B-Instruct.json")},
+    "vl_005": {"model": "openai/gpt-oss-120b", "gpu": "H100"},
 }
 """Flags where the excerpt lacks what its source states.  sg_042: the log does not name its model (the source
 does: MedGemma 27B = Gemma-3-27B geometry).  sg_060: the log names deepseek-ai/DeepSeek-V2.5, whose config is not in
@@ -216,7 +216,8 @@ Mixtral-8x7B geometry, Mistral-7B-Instruct-v0.2's config), sg_514's card the A40
 is not named.  Helper cr34b (2026-12-07): vl_342, vl_430, vl_456 and vl_1398 take the model their logs name
 (``model=`` or the served path; models.json's config: vl_342's assembled FP8-dynamic config, vl_1398's the Llama-3.1-8B
 geometry of DeepSeek-R1-Distill-Llama-8B) and the GPU / release models.json quotes (vl_342 GB10, vl_456 RTX 3090 and
-0.17.1); vl_785 the post's model and its quoted release 0.27.1."""
+0.17.1); vl_785 the post's model and its quoted release 0.27.1; vl_005 the model and card its issue's title names
+('gpt-oss 120b does not work while gpt-oss 20b works on H100': the catalog's gpt-oss-120b and H100 SXM 80 GB)."""
 
 
 @pytest.mark.parametrize("case_id", IDS)

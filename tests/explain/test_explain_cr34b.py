@@ -95,16 +95,18 @@ def test_a_nominal_fit_below_the_pessimistic_end_is_a_suggestion():
 
 
 @pytest.mark.parametrize("case_id,flags", [("vl_456", "--tensor-parallel-size 2"), ("vl_456", "--quantization fp8"),
-                                           ("vl_342", "--tensor-parallel-size 2"), ("vl_430", "--tensor-parallel-size 2")])
+                                           ("vl_342", "--tensor-parallel-size 2"), ("vl_430", "--tensor-parallel-size 2"),
+                                           ("vl_005", "--tensor-parallel-size 2")])
 def test_kv_pool_layout_fix_from_the_measured_weights_is_class_a(case_id, flags):
     # the log's 'Model loading took' / 'model weights take' scaled by the planned sharding: no band check applies;
-    # vl_342's assembled FP8-dynamic config lets the measured 15.22 GiB scale (with the base config it did not)
+    # vl_342's assembled FP8-dynamic config lets the measured 15.22 GiB scale (with the base config it did not);
+    # vl_005: gpt-oss-120b on an H100, both named by its issue's title, 65.97 GiB measured
     fix = _fix(_e(case_id).diagnosis, flags)
     assert fix.fits and "the log's" in fix.note and PESSIMISTIC not in fix.note
 
 
 def test_kv_pool_layout_fix_without_the_model_stays_a_suggestion():
-    for case_id in ("vl_456", "vl_342"):
+    for case_id in ("vl_456", "vl_342", "vl_005"):
         d = _e(case_id, flags={}).diagnosis
         fix = _fix(d, "--tensor-parallel-size 2")
         assert not fix.fits and "halving the measured weights is a rule of thumb" in fix.note
