@@ -5,9 +5,12 @@ the pessimistic end of the plan's band (``memory.band.with_band``: every estimat
 fewest KV tokens) and, for a weights-load OOM, only where the plan of the log's own settings reproduces the failure
 (helper cr34b, 2026-12-07; the SGLang catalog fixes keep the same two tests: ``explain.planned._planned_fix``).
 
-vLLM refuses to start where the KV cache cannot hold one request of ``max_model_len`` tokens (V1
-``v1/core/kv_cache_utils.py`` ``check_enough_kv_cache_memory``, 0.9–0.33 wheels; V0 ``_verify_args`` /
-``CacheEngine`` the same bound): the band's low end must hold the plan's context length, not merely one token.
+vLLM refuses to start where the KV cache cannot hold one request of ``max_model_len`` tokens ("To serve at least one
+request with the model's max seq len …": V1 ``v1/core/kv_cache_utils.py`` ``check_enough_kv_cache_memory``, 0.10.1
+wheel, moved to ``v1/core/kv_cache_planning.py`` ``_check_enough_kv_cache_memory`` by the 0.33.0 wheel; V0
+``worker/worker.py`` ``raise_if_cache_size_invalid``, 0.10.1 wheel: "The model's max seq len … is larger than the
+maximum number of tokens that can be stored in KV cache"): the band's low end must hold the plan's context length,
+not merely one token.
 """
 
 from __future__ import annotations
