@@ -263,9 +263,22 @@ def test_vllm_plan_of_the_logs_own_settings_charges_its_non_kv_memory(capsys):
     assert not any(w.startswith("non-KV memory from the log") for w in plan["warnings"])
 
 
-def test_a_quantization_from_the_log_the_config_cannot_take_is_dropped(capsys):
+def base_config_for_vl_342(monkeypatch, module) -> None:
+    """vl_342 planned on its base model's config (no quantization_config), as models.json held it until helper cr34b
+    gave it the assembled FP8-dynamic config: the rule for a quantization the config cannot take keeps its example."""
+    held = module.model_map
+
+    def model_map():
+        entries = held()
+        entries["vl_342"] = {**entries["vl_342"], "config": "tests/validation/configs/Qwen--Qwen2.5-14B-Instruct.json"}
+        return entries
+    monkeypatch.setattr(module, "model_map", model_map)
+
+
+def test_a_quantization_from_the_log_the_config_cannot_take_is_dropped(capsys, monkeypatch):
     # vl_342: 'quantization=compressed-tensors' on its base model's config (no quantization_config): no scheme to
     # assume; the plan was refused with "compressed-tensors config has no 'weights' scheme"
+    base_config_for_vl_342(monkeypatch, ROUNDTRIP)
     plan = _plan_json(capsys, "vl_342", code=3)
     assert any("--quantization compressed-tensors read from the log is not used" in w for w in plan["warnings"])
 
