@@ -66,10 +66,12 @@ def test_weights_oom_tp_fix_is_the_smallest_tp_whose_replan_fits():
     row = _fix_row("vl_106", "--tensor-parallel-size")
     assert row["flags"] == "--tensor-parallel-size 4" and row["fits"] and row["outcome"] == "match", row
     # vl_224 (0.16.0, Qwen2.5-7B fp16 on a 6 GiB card at 0.8): tp 4 is short by 0.37 GiB before any KV cache (28 heads:
-    # no tp 8); with 0.87 of each device it fits, as the plan's own verdict names
+    # no tp 8); with 0.87 of each device the nominal plan fits, as the plan's own verdict names.  Helper cr34b: the log
+    # measured no weights, so the fix is planned from the catalog and its band's pessimistic end holds no token: a
+    # suggestion whose tokens the plan repeats (explain.vcatalogfit)
     row = _fix_row("vl_224", "--tensor-parallel-size")
     assert row["flags"] == "--tensor-parallel-size 4 --gpu-memory-utilization 0.87", row
-    assert row["fits"] and row["plan_fits"] and row["outcome"] == "match", row
+    assert not row["fits"] and row["plan_fits"] and row["outcome"] == "suggestion", row
 
 
 def test_max_model_len_that_moves_the_profile_batch_is_replanned(capsys):

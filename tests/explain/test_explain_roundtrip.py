@@ -96,6 +96,12 @@ OPEN = {
     # weights on one H100 (0 tokens): the plan is not the run's (8 × H100 in the title, its tp not stated)
     ("sg_671", "--disable-custom-all-reduce"): "no tp",
     ("sg_671", "--disable-cuda-graph"): "no tp",
+    # helper cr34b (2026-12-07): a utilization that passes vLLM's start-up check, what follows planned from the catalog
+    # (vdiagnose._after_the_check; the log measured no weights): the nominal plan fits, the band's pessimistic end
+    # holds less than one max_model_len request (vl_346: 202,752 < 262,144; vl_948: 0 < 4,096), so explain no longer
+    # calls it a fit (explain.vcatalogfit), while the wrapper's note reads "does not fit" instead of the suggestion's
+    ("vl_346", "--gpu-memory-utilization"): "pessimistic end",
+    ("vl_948", "--gpu-memory-utilization"): "pessimistic end",
 }
 """fixes whose re-plan still differs, by (log, first flag): the cause in a word (docs/accuracy.md §7)"""
 
@@ -163,8 +169,11 @@ def test_every_other_fix_round_trips():
     # helper cr33c (2026-12-07): 90 of 98 -> 81 of 89 matched, 8 suggestions (explain offers them without a fit:
     # vl_342, vl_454, vl_455, vl_456, vl_788, vl_986's higher utilization, sg_519 / sg_520's smaller chunk; the
     # tokens agree, the plan's fit assumes what the log does not print), mismatch 8 -> 8 (OPEN)
-    assert sum(r["outcome"] == "suggestion" for r in rows) <= 8
-    assert sum(r["outcome"] == "match" for r in rows) >= 81  # helper cr17: 60 of 62; bl18b: 64 of 66; cr19: 65 of 67;
+    # helper cr34b (2026-12-07): 81 of 89 -> 80 of 90, 11 suggestions (+ vl_224's tp 4 at 0.87 and vl_1398's tp / fp8,
+    # planned from the catalog: the pessimistic end or the unreproduced failure), mismatch 10 (+ vl_346 / vl_948, OPEN);
+    # vl_005's two fixes planned (its issue names the model and the H100) and matched
+    assert sum(r["outcome"] == "suggestion" for r in rows) <= 11
+    assert sum(r["outcome"] == "match" for r in rows) >= 80  # helper cr17: 60 of 62; bl18b: 64 of 66; cr19: 65 of 67;
     # rt23: 86 of 90 (81 of 87 before: vl_989 / vl_992 lost the utilization fix; vl_989, vl_992, vl_993 get 4 each)
     # helper cr31 (2026-12-07): 85 of 89 -> 88 of 94 (sg_513's three fixes match now that its card is read; sg_514's
     # two differ, OPEN "another process")
@@ -254,9 +263,22 @@ def test_vllm_plan_of_the_logs_own_settings_charges_its_non_kv_memory(capsys):
     assert not any(w.startswith("non-KV memory from the log") for w in plan["warnings"])
 
 
-def test_a_quantization_from_the_log_the_config_cannot_take_is_dropped(capsys):
+def base_config_for_vl_342(monkeypatch, module) -> None:
+    """vl_342 planned on its base model's config (no quantization_config), as models.json held it until helper cr34b
+    gave it the assembled FP8-dynamic config: the rule for a quantization the config cannot take keeps its example."""
+    held = module.model_map
+
+    def model_map():
+        entries = held()
+        entries["vl_342"] = {**entries["vl_342"], "config": "tests/validation/configs/Qwen--Qwen2.5-14B-Instruct.json"}
+        return entries
+    monkeypatch.setattr(module, "model_map", model_map)
+
+
+def test_a_quantization_from_the_log_the_config_cannot_take_is_dropped(capsys, monkeypatch):
     # vl_342: 'quantization=compressed-tensors' on its base model's config (no quantization_config): no scheme to
     # assume; the plan was refused with "compressed-tensors config has no 'weights' scheme"
+    base_config_for_vl_342(monkeypatch, ROUNDTRIP)
     plan = _plan_json(capsys, "vl_342", code=3)
     assert any("--quantization compressed-tensors read from the log is not used" in w for w in plan["warnings"])
 

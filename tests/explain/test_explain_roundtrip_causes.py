@@ -74,9 +74,14 @@ def test_startup_check_fix_states_the_pool_after_the_check():
     assert any(f.flags.startswith("free the other process") and f.fits for f in e.diagnosis.fixes)
 
 
-def test_plan_keeps_the_measured_weights_of_a_quantization_the_config_refuses(capsys):
+def test_plan_keeps_the_measured_weights_of_a_quantization_the_config_refuses(capsys, monkeypatch):
     # vl_342: 'quantization=compressed-tensors' planned on its base model's config (no quantization_config): the
     # quantization is dropped (helper rev13), and the weights the log measured, the checkpoint's as it ran, stay
+    # (helper cr34b: models.json now holds its assembled FP8-dynamic config; the base config is passed here)
+    import roundtrip_testlib
+    from test_explain_roundtrip import base_config_for_vl_342
+
+    base_config_for_vl_342(monkeypatch, roundtrip_testlib.ROUNDTRIP)
     plan = _plan(capsys, "vl_342", "--gpu-memory-utilization", "0.19")
     weights = next(li for li in plan["ledger"] if li["item"] in ("model weights", "weights"))
     assert abs(weights["bytes"] - 16345249664) < 2**20  # 'Model loading took 15.22 GiB', not 27.51 GiB derived

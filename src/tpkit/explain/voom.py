@@ -93,7 +93,9 @@ def weights_failure(failure, ctx, a=None):
     shows quantized has no 16-bit weights to halve; an FP8 Qwen3-235B-A22B checkpoint was offered '--quantization
     fp8' before helper crash9, 2026-12-05, docs/accuracy.md §7.3).  The tp / fp8 fixes fit only as re-planned
     (``vreplan.layout_fix``); without the model or the GPU they are suggestions (``unshown``): the log prints one
-    allocation, not the weights' size."""
+    allocation, not the weights' size.  Planned from the catalog (the log measures no weights), a fix fits only at
+    the band's pessimistic end, and only where the plan of the log's own settings reproduces the OOM
+    (``vcatalogfit.not_reproduced``, helper cr34b)."""
     tp = int(ctx.get("tp", 1) or 1)
     req, free, short = _oom_sizes(failure)
     cause = "out of memory while loading the weights" + (f" (asked for {req.text}, {free.text} free)" if short else "")
@@ -106,7 +108,10 @@ def weights_failure(failure, ctx, a=None):
                                  why="fp8 weights are half of 16-bit", fallback=unshown(Fix(
                                      flags="--quantization fp8", kv_tokens=None, fits=True,
                                      why="fp8 weights are half of 16-bit", note="assumes 16-bit weights"), no_plan)))
-    return cause, short, fixes
+    from tpkit.explain.vcatalogfit import not_reproduced
+
+    fixes, finding = not_reproduced(ctx, a, fixes) if any(f.fits for f in fixes) else (fixes, "")
+    return cause + (f"; {finding}" if finding else ""), short, fixes
 
 
 def other_processes(failure):

@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
-from tpkit.explain.diagnose import MAX_FRACTION, Fix
+from tpkit.explain.diagnose import MAX_FRACTION, SUGGESTION, Fix
 from tpkit.explain.interval import mid_bytes
 from tpkit.explain.refusals import REFUSED
 
@@ -21,7 +21,9 @@ def layout_fix(a, ctx, *, flags: str, tp: int, quantization: str | None, why: st
     log's weights scaled by the planner's sharding, the other terms planned at the new layout): its KV tokens and
     verdict are the plan's.  ``fallback`` (the measured weights halved, the rest of the log's non-KV memory kept)
     where the model config or the GPU is unknown or the planner refuses the layout (the plan is refused then too).
-    ``profile``: a profile-run OOM's (rule, plan of the log's own run), passed to ``relayout`` (helper rt23)."""
+    ``profile``: a profile-run OOM's (rule, plan of the log's own run), passed to ``relayout`` (helper rt23).
+    Where the re-plan carries no weights the log measured (``vcatalogfit.from_catalog``), a fit is kept only at the
+    band's pessimistic end (``vcatalogfit.checked``, helper cr34b: round cr33c's class (b))."""
     from tpkit.explain.replan import log_planner, relayout
 
     plan = log_planner(ctx, band=False, **(changes or {}))  # the nominal plan: its tokens and verdict
@@ -34,8 +36,14 @@ def layout_fix(a, ctx, *, flags: str, tp: int, quantization: str | None, why: st
         return fallback
     result = done.result
     fits = bool(result.verdict.fits)
-    return Fix(flags=flags, kv_tokens=int(result.kv_tokens), fits=fits, why=why,
-               note=done.note + ("" if fits else f"; the plan: {result.verdict.message[:160]}"))
+    fix = Fix(flags=flags, kv_tokens=int(result.kv_tokens), fits=fits, why=why,
+              note=done.note + ("" if fits else f"; the plan: {result.verdict.message[:160]}"))
+    from tpkit.explain.vcatalogfit import checked, from_catalog
+
+    if fits and from_catalog(done):  # class (b): the band's pessimistic end decides (helper cr34b)
+        return checked(fix, ctx, a, tp=tp, pp=int(ctx.get("pp", 1) or 1), quantization=quantization,
+                       changes=changes, profile=profile)
+    return fix
 
 
 _TP_STEPS = (2, 4, 8)
@@ -46,9 +54,11 @@ def tp_fix(a, ctx, *, why: str, fallback: Fix) -> Fix:
     """``--tensor-parallel-size`` at twice the log's tp, else the smallest of 4× and 8× whose re-plan
     (``layout_fix``) fits: the weights of a model too large for two GPUs need more (vl_106, DeepSeek-R1-Distill-
     Qwen-14B bf16 on a 16 GB card: 13.95 GiB per GPU at tp 2 against a 10.9 GiB budget; tp 4 fits).  A size the
-    planner refuses (heads not divisible) is skipped; where none fits, the 2× re-plan is offered, not a fit."""
+    planner refuses (heads not divisible) is skipped; where none fits, the first whose nominal plan fits but not at
+    the band's pessimistic end (``vcatalogfit.checked``: a suggestion, helper cr34b) is offered, else the 2× re-plan,
+    neither a fit."""
     tp = int(ctx.get("tp", 1) or 1)
-    first = None
+    first = maybe = None
     for k in _TP_STEPS:
         fix = layout_fix(a, ctx, flags=f"--tensor-parallel-size {k * tp}", tp=k * tp,
                           quantization=log_quantization(ctx), fallback=fallback if k == 2 else None,
@@ -60,9 +70,10 @@ def tp_fix(a, ctx, *, why: str, fallback: Fix) -> Fix:
             return fix
         first = first or fix
         more = _with_utilization(a, ctx, fix, tp=k * tp)
-        if more is not None:
+        if more is not None and more.fits:
             return more
-    return first or fallback
+        maybe = maybe or more or (fix if fix.note.startswith(SUGGESTION) else None)
+    return maybe or first or fallback
 
 
 _UTILIZATION_STEPS = 5
@@ -75,7 +86,8 @@ def _with_utilization(a, ctx, fix: Fix, *, tp: int) -> Fix | None:
     grid, at most ``MAX_FRACTION``) whose re-plan fits: where the weights at tp ``tp`` leave the budget short
     (vl_224, Qwen2.5-7B fp16 on a 6 GiB card at 0.8: tp 4 is short by 0.37 GiB before any KV cache; 0.87 fits,
     as the plan's own verdict says).  Starts at the utilization that covers the re-plan's shortfall and tries
-    ``_UTILIZATION_STEPS``; None when none of them fits or the shortfall is not known."""
+    ``_UTILIZATION_STEPS``; where none fits, the first whose nominal plan fits but not at the band's pessimistic end
+    (a suggestion, helper cr34b), else None (also when the shortfall is not known)."""
     u = a.utilization if a is not None else None
     total = mid_bytes(a.total) if a is not None else None
     if u is None or not total:
@@ -92,19 +104,22 @@ def _with_utilization(a, ctx, fix: Fix, *, tp: int) -> Fix | None:
     if available is None:
         return None
     u2 = math.ceil((u + max(0, -int(available)) / total) * 100) / 100
+    maybe = None
     for _ in range(_UTILIZATION_STEPS):
         if u2 > MAX_FRACTION + 1e-9:
-            return None
+            return maybe
         more = layout_fix(a, ctx, flags=f"--tensor-parallel-size {tp} --gpu-memory-utilization {u2:.2f}", tp=tp,
                            quantization=log_quantization(ctx), fallback=None,
                            why=f"the weights split over {tp} GPUs, and more of each device for vLLM",
                            changes={"gpu_memory_utilization": u2})
         if more is None:
-            return None
+            return maybe
         if more.fits:
             return replace(more, note=more.note + "; assumes the devices have it free")
+        if maybe is None and more.note.startswith(SUGGESTION):
+            maybe = replace(more, note=more.note + "; assumes the devices have it free")
         u2 = round(u2 + 0.01, 2)
-    return None
+    return maybe
 
 
 def reprofiled(a, ctx, changes: dict, why: str, *, rel: dict | None = None, base=None,
