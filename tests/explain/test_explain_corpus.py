@@ -105,7 +105,6 @@ NOT_SHOWN = {
     # helper cr33c (2026-12-07): the fix explain called a fit was a rule of thumb or rested on a number the log does
     # not print (class c of docs/accuracy.md §7.3 'Every claimed fit audited'); it is still offered, as a suggestion
     # whose note says what is missing ('a suggestion, not shown to fit: …'), and none is called a fit
-    "sg_045": _HOW["halved"],
     "vl_005": _HOW["halved"],
     "vl_028": _HOW["halved"],
     "vl_342": _HOW["halved"],
@@ -141,8 +140,6 @@ NOT_SHOWN = {
     "sg_516": _HOW["chunk_unplanned"],
     "sg_517": _HOW["chunk_unplanned"],
     "sg_518": _HOW["chunk_unplanned"],
-    "sg_519": _HOW["chunk_unplanned"],
-    "sg_520": _HOW["chunk_unplanned"],
     "sg_028": _HOW["graph_scaled"],
     "sg_030": _HOW["graph_scaled"],
     "sg_450": _HOW["graph_scaled"],
@@ -170,6 +167,7 @@ read (logs.failures), so the catalog plans on the log's card, reproduces the fai
 --tp 2 --quantization fp8 fits the log's two GPUs (explain.planned._both; tests/explain/test_explain_cr31.py)."""
 FLAGS_FOR = {
     "sg_042": {"model": str(ROOT / "tests/engines/data_vllm_issue11/google--gemma-3-27b-it.json")},
+    "sg_045": {"gpu": "RTX 5090"},
     "sg_060": {"model": str(ROOT / "tests/explain/data/deepseek-ai--DeepSeek-V2.config.json"), "engine_version": "0.4.1"},
     "vl_256": {"gpu": "L40S"},
     "vl_344": {"gpu": "GB10"},
@@ -204,7 +202,10 @@ as the trainers' own settings (GRPO_GPU_MEMORY_UTILIZATION, --sglang-mem-fractio
 sg_494's summary names the card (8 x A100-SXM4-80GB, one per PD worker), the model (Qwen3-32B) and the fraction (0.55). Helper wo22
 (2026-12-06): sg_511's, sg_513's and sg_514's models are their sources' (models.json: the catalog's Llama-3.1-70B and
 Mixtral-8x7B geometry, Mistral-7B-Instruct-v0.2's config), sg_514's card the A40 its title names; sg_513's 48 GB card
-is not named."""
+is not named.  Helper cr34a (2026-12-07): sg_045's card is the RTX 5090 its source names ('GLM-4.7-Flash with SGLang
+BF16 on Fakoli Dark's RTX 5090', cases.json; the log's 30.06 GB pre-load free memory fits a 31.36 GiB card): with the
+model (the log's path) and the GPU known, --tp 2 and fp8 weights are re-planned through the planner
+(``sgreplan.relayout``), no longer the measured weights halved."""
 
 
 @pytest.mark.parametrize("case_id", IDS)
