@@ -124,6 +124,8 @@ def _fraction_at(ctx, tp: int) -> tuple[float, str]:
     is the pessimistic one: the smaller budget); (``ASSUMED_FRACTION``, ``ASSUMED``) where no default is pinned."""
     from tpkit.explain.sgrelease import default_fraction
 
+    if ctx.model is None:
+        return ASSUMED_FRACTION, ASSUMED
     try:
         rng, source = default_fraction(ctx, tp, int(ctx.get("pp", 1) or 1))
     except REFUSED:
