@@ -43,7 +43,9 @@ crash logs, phase 142 / 145, a fitting fix 134 / 145 -> 130 / 145: SGLang's weig
 fit (FLOOR_NOT_SHOWN: sg_480, sg_483, sg_485, sg_486), sg_911 is UNPLANNED_HARDWARE (an Ascend NPU); §7.3 cr33a.
 Helper cr33c (2026-12-07): one standard for ``fits`` (re-planned from the log's numbers, or from the catalog at the
 band's pessimistic end); 152 memory crash logs, a fitting fix 137 / 152 -> 95 / 152: 42 logs' rule-of-thumb fits are
-offered as suggestions (NOT_SHOWN); §7.3 'Every claimed fit audited'."""
+offered as suggestions (NOT_SHOWN); §7.3 'Every claimed fit audited'. Helper cr34a (2026-12-07): 95 / 152 -> 98 / 152:
+sg_045 (its source's card: the layout re-planned through the planner), sg_519 and sg_520 (the fraction after a
+first-request OOM planned from the catalog at the band's pessimistic end, explain.sgslack) leave NOT_SHOWN; §7.3 cr34a."""
 PHASE_WORDS = {"weight_load": "weights"}
 PARSER_PHASE_DISAGREES = {
     # the reader's phase differs from the label (tests/logs/test_corpus.py KNOWN says why)
@@ -97,9 +99,11 @@ _HOW = {
     "pool_not_printed": ("a lower --gpu-memory-utilization covering the OOM's shortfall: no 'Available KV cache memory' "
                          "printed, so the smaller pool's tokens are not re-planned"),
     "graph_scaled": ("SGLang's --cuda-graph-max-bs halved or quartered: the graph memory assumed to scale with the "
-                     "captured batch, which the log does not print"),
+                     "captured batch, which the log does not print; --disable-cuda-graph (helper cr34a) needs the "
+                     "anchors the pool is re-planned from, which these logs do not print"),
     "chunk_unplanned": ("SGLang's --chunked-prefill-size halved after a first-request OOM: the activation peak at the "
-                        "smaller chunk is neither printed nor planned"),
+                        "smaller chunk is neither printed nor planned; no fraction planned from the catalog either "
+                        "(helper cr34a: sg_516 names no model, sg_517 / sg_518 are releases before 0.2.15)"),
 }
 NOT_SHOWN = {
     # helper cr33c (2026-12-07): the fix explain called a fit was a rule of thumb or rested on a number the log does

@@ -163,8 +163,12 @@ def test_every_other_fix_round_trips():
     # helper cr33c (2026-12-07): 90 of 98 -> 81 of 89 matched, 8 suggestions (explain offers them without a fit:
     # vl_342, vl_454, vl_455, vl_456, vl_788, vl_986's higher utilization, sg_519 / sg_520's smaller chunk; the
     # tokens agree, the plan's fit assumes what the log does not print), mismatch 8 -> 8 (OPEN)
-    assert sum(r["outcome"] == "suggestion" for r in rows) <= 8
-    assert sum(r["outcome"] == "match" for r in rows) >= 81  # helper cr17: 60 of 62; bl18b: 64 of 66; cr19: 65 of 67;
+    # helper cr34a (2026-12-07): 81 of 89 -> 86 of 94 matched (sg_519 / sg_520's fraction planned from the catalog,
+    # sg_763's --disable-cuda-graph re-planned, sg_450 / sg_453's offered without a fit on the stand-in config, which
+    # the plan also fails), 11 suggestions (+ sg_222, sg_223, sg_764's --disable-cuda-graph: torch prints no graph
+    # pools, so the failure may be the largest batch's eager forward, which the plan does not size)
+    assert sum(r["outcome"] == "suggestion" for r in rows) <= 11
+    assert sum(r["outcome"] == "match" for r in rows) >= 86  # helper cr17: 60 of 62; bl18b: 64 of 66; cr19: 65 of 67;
     # rt23: 86 of 90 (81 of 87 before: vl_989 / vl_992 lost the utilization fix; vl_989, vl_992, vl_993 get 4 each)
     # helper cr31 (2026-12-07): 85 of 89 -> 88 of 94 (sg_513's three fixes match now that its card is read; sg_514's
     # two differ, OPEN "another process")
