@@ -20,7 +20,7 @@ prefill-graph term goes, 0.5.15+ the decode term too; ``engines.sglang.choices.r
 
 from __future__ import annotations
 
-from tpkit.explain.diagnose import Fix, bytes_text, unshown
+from tpkit.explain.diagnose import Fix, unshown
 
 __all__ = ["graphs_off_fix"]
 
