@@ -45,7 +45,9 @@ Helper cr33c (2026-12-07): one standard for ``fits`` (re-planned from the log's 
 band's pessimistic end); 152 memory crash logs, a fitting fix 137 / 152 -> 95 / 152: 42 logs' rule-of-thumb fits are
 offered as suggestions (NOT_SHOWN); §7.3 'Every claimed fit audited'. Helper cr34c (2026-12-07): 95 / 152 -> 97 / 152:
 vl_788 (its model in FLAGS_FOR: tp 2 re-planned from the log's weights) and vl_994 (V0's swap space, explain.vswap);
-vl_1378 is UNPLANNED_HARDWARE (an Ascend NPU, explain.vdevice); §7.3 round cr34c."""
+vl_1378 is UNPLANNED_HARDWARE (an Ascend NPU, explain.vdevice); §7.3 round cr34c. Helper cr34a (2026-12-07): 95 / 152 -> 98 / 152:
+sg_045 (its source's card: the layout re-planned through the planner), sg_519 and sg_520 (the fraction after a
+first-request OOM planned from the catalog at the band's pessimistic end, explain.sgslack) leave NOT_SHOWN; §7.3 cr34a."""
 PHASE_WORDS = {"weight_load": "weights"}
 PARSER_PHASE_DISAGREES = {
     # the reader's phase differs from the label (tests/logs/test_corpus.py KNOWN says why)
@@ -105,15 +107,16 @@ _HOW = {
     "pool_not_printed": ("a lower --gpu-memory-utilization covering the OOM's shortfall: no 'Available KV cache memory' "
                          "printed, so the smaller pool's tokens are not re-planned"),
     "graph_scaled": ("SGLang's --cuda-graph-max-bs halved or quartered: the graph memory assumed to scale with the "
-                     "captured batch, which the log does not print"),
+                     "captured batch, which the log does not print; --disable-cuda-graph (helper cr34a) needs the "
+                     "anchors the pool is re-planned from, which these logs do not print"),
     "chunk_unplanned": ("SGLang's --chunked-prefill-size halved after a first-request OOM: the activation peak at the "
-                        "smaller chunk is neither printed nor planned"),
+                        "smaller chunk is neither printed nor planned; no fraction planned from the catalog either "
+                        "(helper cr34a: sg_516 names no model, sg_517 / sg_518 are releases before 0.2.15)"),
 }
 NOT_SHOWN = {
     # helper cr33c (2026-12-07): the fix explain called a fit was a rule of thumb or rested on a number the log does
     # not print (class c of docs/accuracy.md §7.3 'Every claimed fit audited'); it is still offered, as a suggestion
     # whose note says what is missing ('a suggestion, not shown to fit: …'), and none is called a fit
-    "sg_045": _HOW["halved"],
     # helper cr34b (2026-12-07): vl_005, vl_342, vl_430, vl_456, vl_785 and vl_1398 left the set, their models passed
     # (FLAGS_FOR) and their fixes re-planned; each log left here says what its excerpt lacks (§7.3 round cr34b)
     "vl_028": _HOW["halved"] + " (a dev journal's excerpt: no model named)",
@@ -149,8 +152,6 @@ NOT_SHOWN = {
     "sg_516": _HOW["chunk_unplanned"],
     "sg_517": _HOW["chunk_unplanned"],
     "sg_518": _HOW["chunk_unplanned"],
-    "sg_519": _HOW["chunk_unplanned"],
-    "sg_520": _HOW["chunk_unplanned"],
     "sg_028": _HOW["graph_scaled"],
     "sg_030": _HOW["graph_scaled"],
     "sg_450": _HOW["graph_scaled"],
@@ -178,6 +179,7 @@ read (logs.failures), so the catalog plans on the log's card, reproduces the fai
 --tp 2 --quantization fp8 fits the log's two GPUs (explain.planned._both; tests/explain/test_explain_cr31.py)."""
 FLAGS_FOR = {
     "sg_042": {"model": str(ROOT / "tests/engines/data_vllm_issue11/google--gemma-3-27b-it.json")},
+    "sg_045": {"gpu": "RTX 5090"},
     "sg_060": {"model": str(ROOT / "tests/explain/data/deepseek-ai--DeepSeek-V2.config.json"), "engine_version": "0.4.1"},
     "vl_256": {"gpu": "L40S"},
     "vl_344": {"gpu": "GB10"},
@@ -229,7 +231,10 @@ is not named.  Helper cr34b (2026-12-07): vl_342, vl_430, vl_456 and vl_1398 tak
 (``model=`` or the served path; models.json's config: vl_342's assembled FP8-dynamic config, vl_1398's the Llama-3.1-8B
 geometry of DeepSeek-R1-Distill-Llama-8B) and the GPU / release models.json quotes (vl_342 GB10, vl_456 RTX 3090 and
 0.17.1); vl_785 the post's model and its quoted release 0.27.1; vl_005 the model and card its issue's title names
-('gpt-oss 120b does not work while gpt-oss 20b works on H100': the catalog's gpt-oss-120b and H100 SXM 80 GB)."""
+('gpt-oss 120b does not work while gpt-oss 20b works on H100': the catalog's gpt-oss-120b and H100 SXM 80 GB).  Helper cr34a (2026-12-07): sg_045's card is the RTX 5090 its source names ('GLM-4.7-Flash with SGLang
+BF16 on Fakoli Dark's RTX 5090', cases.json; the log's 30.06 GB pre-load free memory fits a 31.36 GiB card): with the
+model (the log's path) and the GPU known, --tp 2 and fp8 weights are re-planned through the planner
+(``sgreplan.relayout``), no longer the measured weights halved."""
 
 
 @pytest.mark.parametrize("case_id", IDS)

@@ -172,8 +172,12 @@ def test_every_other_fix_round_trips():
     # helper cr34b (2026-12-07): 81 of 89 -> 80 of 90, 11 suggestions (+ vl_224's tp 4 at 0.87 and vl_1398's tp / fp8,
     # planned from the catalog: the pessimistic end or the unreproduced failure), mismatch 10 (+ vl_346 / vl_948, OPEN);
     # vl_005's two fixes planned (its issue names the model and the H100) and matched
-    assert sum(r["outcome"] == "suggestion" for r in rows) <= 11
-    assert sum(r["outcome"] == "match" for r in rows) >= 80  # helper cr17: 60 of 62; bl18b: 64 of 66; cr19: 65 of 67;
+    # helper cr34a (2026-12-07): 81 of 89 -> 86 of 94 matched (sg_519 / sg_520's fraction planned from the catalog,
+    # sg_763's --disable-cuda-graph re-planned, sg_450 / sg_453's offered without a fit on the stand-in config, which
+    # the plan also fails), 11 suggestions (+ sg_222, sg_223, sg_764's --disable-cuda-graph: torch prints no graph
+    # pools, so the failure may be the largest batch's eager forward, which the plan does not size)
+    assert sum(r["outcome"] == "suggestion" for r in rows) <= 16
+    assert sum(r["outcome"] == "match" for r in rows) >= 85  # helper cr17: 60 of 62; bl18b: 64 of 66; cr19: 65 of 67;
     # rt23: 86 of 90 (81 of 87 before: vl_989 / vl_992 lost the utilization fix; vl_989, vl_992, vl_993 get 4 each)
     # helper cr31 (2026-12-07): 85 of 89 -> 88 of 94 (sg_513's three fixes match now that its card is read; sg_514's
     # two differ, OPEN "another process")

@@ -253,7 +253,12 @@ def _graph_failure(failure, a, ctx, plan: BudgetReplan):
         if f2 > 0:
             fixes.append(plan.fix(f"--mem-fraction-static {f2:.2f}", f"keeps {bytes_text(need)} more slack for the graphs",
                                   fraction=f2))
+    elif not pre:
+        fixes += _catalog_slack(ctx, failure, short, "the CUDA graphs")
     fixes += _graph_batch_fixes(failure, a, ctx, oom, req, short)
+    from tpkit.explain.sggraphs import graphs_off_fix
+
+    fixes.append(graphs_off_fix(a, ctx, plan, _graph_pool_bytes(failure, oom)))
     if a.car_bytes:
         fixes.append(Fix(flags="--disable-custom-all-reduce", kv_tokens=a.tokens_printed,
                          fits=short is not None and a.car_bytes >= short,
@@ -333,6 +338,8 @@ def _first_request_failure(failure, a, ctx, plan: BudgetReplan):
         f2 = plan.flag(f - (short.bytes + MARGIN.bytes // 2) / pre, up=False)
         if f2 > 0:
             fixes.append(plan.fix(f"--mem-fraction-static {f2:.2f}", "more slack for activations", fraction=f2))
+    elif not pre:
+        fixes += _catalog_slack(ctx, failure, short, "activations")
     cpp = ctx.get("chunked_prefill_size")
     fixes.append(unshown(Fix(flags=f"--chunked-prefill-size {max(512, int(cpp) // 2) if cpp else 4096}",
                              kv_tokens=a.tokens_printed, fits=True,
@@ -340,6 +347,14 @@ def _first_request_failure(failure, a, ctx, plan: BudgetReplan):
                          "the activation peak at the smaller chunk is neither printed nor planned (before round "
                          "cr33c a fit by rule of thumb)"))
     return cause, short, fixes
+
+
+def _catalog_slack(ctx, failure, short, what: str) -> list[Fix]:
+    """The fraction fix planned from the catalog where the log prints no pre-load memory (``explain.sgslack``)."""
+    from tpkit.explain.sgslack import catalog_slack_fix
+
+    fix = catalog_slack_fix(ctx, failure, short, what)
+    return [] if fix is None else [fix]
 
 
 def _sg_growth_fixes(a, ctx, plan: BudgetReplan) -> list[Fix]:

@@ -4,7 +4,7 @@ from the model config, or planned from the catalog where the load stopped before
 
 from __future__ import annotations
 
-from tpkit.explain.diagnose import Fix, bytes_text, kv_heads_shard
+from tpkit.explain.diagnose import Fix, bytes_text, kv_heads_shard, unshown
 from tpkit.explain.refusals import REFUSED
 from tpkit.explain.diagnose import oom_sizes
 from tpkit.explain.sgbudget import BudgetReplan, layout_fix, mm_bytes, pool_tokens, rope_bytes
@@ -25,7 +25,7 @@ def weights_failure(failure, a, ctx, plan: BudgetReplan, parsed=None):
 
     if held := who_holds_the_card(failure):
         cause += "; " + held
-    room = pre if pre is not None else _free_for_weights(failure)
+    room_bytes = pre if pre is not None else _free_for_weights(failure)
     if pre is not None and free is not None:
         cause += f"; {bytes_text(pre - free.value.bytes)} of weights were loaded out of {bytes_text(pre)} free before the load"
     if plan.w is not None:
@@ -34,7 +34,7 @@ def weights_failure(failure, a, ctx, plan: BudgetReplan, parsed=None):
         return cause, short, [layout_fix(plan, f"--tp {2 * tp}", "weights shard over twice the GPUs",
                                          cell_scale=0.5 if kv_heads_shard(ctx.model, tp) else 1.0,
                                          **relayout(ctx, a, tp=2 * tp))]
-    fixes = _weights_fixes_from_model(ctx, tp, room, plan.f, a)
+    fixes = _weights_fixes_from_model(ctx, tp, room_bytes, plan.f, a)
     if not any(fx.fits for fx in fixes):
         cause, fixes = _weights_from_catalog(ctx, cause, fixes, failure.size("other_processes"))
     return cause, short, fixes
@@ -83,23 +83,53 @@ def _model_weights(ctx, tp: int, quantization: str | None) -> int | None:
         return None
 
 
-def _weights_fixes_from_model(ctx, tp: int, room: int | None, f, a) -> list[Fix]:
-    """The weights never finished loading: re-plan them from the model config (tpkit's weight rules)."""
+def _weights_fixes_from_model(ctx, tp: int, room_bytes: int | None, f, a) -> list[Fix]:
+    """The weights never finished loading: re-plan them from the model config (tpkit's weight rules).  The fraction
+    is the run's where the log gives it, else SGLang's default at the fix's layout where the release pins it
+    (``_fraction_at``); else it is assumed, and the fix offered as a suggestion (helper cr34a: before, an unsourced
+    0.85)."""
     out = []
     options = [(f"--tp {2 * tp}", 2 * tp, None, "weights shard over twice the GPUs")]
     if ctx.model is not None and getattr(ctx.model, "quant", None) is None:
         options.append(("--quantization fp8", tp, "fp8", "fp8 weights take half of 16-bit weights"))
     for flags, t, q, why in options:
-        w = _model_weights(ctx, t, q)
-        if w is None or room is None:
-            lacks = ("no model config is known (pass --model)" if w is None else
+        weights_bytes = _model_weights(ctx, t, q)
+        if weights_bytes is None or room_bytes is None:
+            lacks = ("no model config is known (pass --model)" if weights_bytes is None else
                      "the log prints no free memory before the load (pass --gpu to plan from the catalog)")
             out.append(Fix(flags=flags, kv_tokens=None, fits=False, why=why,
                            note=f"not re-plannable: the load stopped before the weights were measured and {lacks}"))
             continue
-        frac = f if f is not None else 0.85
-        rest = int(room * frac) - w - mm_bytes(a) - rope_bytes(a)
+        frac, source = (f, "the run's") if f is not None else _fraction_at(ctx, t)
+        rest_bytes = int(room_bytes * frac) - weights_bytes - mm_bytes(a) - rope_bytes(a)
         cell = a.cell_bytes * (0.5 if (t != tp and kv_heads_shard(ctx.model, tp)) else 1.0) if a.cell_bytes else None
-        out.append(Fix(flags=flags, kv_tokens=pool_tokens(rest, cell, a.page), fits=rest > 0, why=why,
-                       note=f"weights {bytes_text(w)} per GPU (tpkit's rules, {ctx.model_source}); KV budget {bytes_text(rest)}"))
+        fix = Fix(flags=flags, kv_tokens=pool_tokens(rest_bytes, cell, a.page), fits=rest_bytes > 0, why=why,
+                  note=f"weights {bytes_text(weights_bytes)} per GPU (tpkit's rules, {ctx.model_source}); KV budget "
+                       f"{bytes_text(rest_bytes)} at mem_fraction_static {frac:.3f} ({source})")
+        out.append(fix if source != ASSUMED else unshown(fix, "the run's mem_fraction_static: neither printed nor "
+                                                              "pinned by a known release's default on a known GPU"))
     return out
+
+
+ASSUMED = "assumed"
+"""the source of a fraction neither the log nor a pinned default gives (``_fraction_at``)"""
+ASSUMED_FRACTION = 0.85
+"""the fraction then assumed: a common SGLang default (0.4.0–0.4.5 by-tp table at tp 4; ``engines.sglang.defaults``),
+not a rule — a fix sized with it is a suggestion"""
+
+
+def _fraction_at(ctx, tp: int) -> tuple[float, str]:
+    """(SGLang's default mem_fraction_static at tp ``tp``, its source) at the low end of what the release and GPU
+    allow (``explain.sgrelease.default_fraction``, from ``engines.sglang.defaults.default_mem_fraction``; the low end
+    is the pessimistic one: the smaller budget); (``ASSUMED_FRACTION``, ``ASSUMED``) where no default is pinned."""
+    from tpkit.explain.sgrelease import default_fraction
+
+    if ctx.model is None:
+        return ASSUMED_FRACTION, ASSUMED
+    try:
+        rng, source = default_fraction(ctx, tp, int(ctx.get("pp", 1) or 1))
+    except REFUSED:
+        rng, source = None, ""
+    if rng is None:
+        return ASSUMED_FRACTION, ASSUMED
+    return float(rng[0]), f"SGLang's default at tp {tp}, the low end: {source.removeprefix('not printed: ')}"
