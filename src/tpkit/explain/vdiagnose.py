@@ -6,8 +6,8 @@ from __future__ import annotations
 import math
 from functools import partial
 
-from tpkit.explain.diagnose import (MAX_FRACTION, Diagnosis, Fix, bytes_text, kv_heads_shard, fp8_could_halve_weights,
-                                   capture_error_not_memory, custom_allreduce_fix, failure_texts)
+from tpkit.explain.diagnose import (MAX_FRACTION, SUGGESTION, Diagnosis, Fix, bytes_text, kv_heads_shard,
+                                   fp8_could_halve_weights, capture_error_not_memory, custom_allreduce_fix, failure_texts)
 from tpkit.explain.interval import mid_bytes
 from tpkit.explain.refusals import PROFILE_UNPLANNED, REFUSED
 from tpkit.explain.voom import (POOL_ALLOCATION, first_request_failure, graph_failure, oom_short, unshown,
@@ -298,6 +298,9 @@ def _after_the_check(a, ctx, fix: Fix, u2: float) -> Fix:
                                changes={"gpu_memory_utilization": u2})
     if planned is None:
         return fix
+    if planned.note.startswith(SUGGESTION):  # the plan fits only short of the band's pessimistic end (vcatalogfit)
+        return Fix(flags=fix.flags, kv_tokens=planned.kv_tokens, fits=False, why=fix.why,
+                   note=f"{planned.note}; the utilization passes the start-up check")
     fits = fix.fits and planned.fits and bool(planned.kv_tokens)
     after = (f"passes the start-up check; after it, planned from the catalog (the log measured nothing before the "
              f"check): {planned.kv_tokens:,} KV tokens, " + ("fits" if fits else "does not fit"))
@@ -361,6 +364,9 @@ def _on_a_free_card(a, ctx, fix: Fix) -> Fix:
                                quantization=_vr().log_quantization(ctx), why=fix.why, fallback=None)
     if planned is None:
         return fix
+    if planned.note.startswith(SUGGESTION):  # the plan fits only short of the band's pessimistic end (vcatalogfit)
+        return Fix(flags=fix.flags, kv_tokens=planned.kv_tokens, fits=False, why=fix.why,
+                   note=f"{planned.note}; with the card free")
     if planned.fits and planned.kv_tokens:
         return Fix(flags=fix.flags, kv_tokens=planned.kv_tokens, fits=True, why=fix.why,
                    note=f"with the card free, the plan of the log's settings holds {planned.kv_tokens:,} KV tokens")
