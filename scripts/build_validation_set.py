@@ -1747,6 +1747,26 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
                 {"gpu_catalog": _HUZ_L40S, "topk_topp_sampler": "native", "max_num_batched_tokens": 2048, "max_num_seqs": 128}, None),
     "vp_1110": ("0.10.1.1", "printed 'Initializing a V1 LLM engine (v0.10.1.1)' (plus the study's timing logs)",
                 {"gpu_catalog": _HUZ_L40S, "topk_topp_sampler": "native", "max_num_batched_tokens": 2048, "max_num_seqs": 128}, None),
+    # helper bl34 (2026-12-07, session 34): Huzifa1/vllm-profiling's vLLM release sweep (experiments/node7/examples/versions, figures/figure-1): facebook/opt-6.7b
+    # on node7's one H100 NVL at 0.3.1, 0.4.0, 0.5.0, 0.6.0 (V0), 0.8.0, 0.9.0, 0.10.0, 0.10.1.1 and 0.11.0 (V1), defaults
+    "vp_1111": ("0.3.1", "not printed (0.3.x's 'Initializing an LLM engine with config' carries no version); the study's file name v0.3.1 in its release sweep (versions/calc_avg_results.py: 'handle the differences in vLLM versions'), and the 0.3-era print and source lines (llm_engine.py:79 / :337, no version in the engine line)",
+                {"gpu_catalog": _HUZ_H100NVL}, None),
+    "vp_1112": ("0.4.0", "printed 'Initializing an LLM engine (v0.4.0)'",
+                {"gpu_catalog": _HUZ_H100NVL}, None),
+    "vp_1113": ("0.5.0", "printed 'Initializing an LLM engine (v0.5.0)'",
+                {"gpu_catalog": _HUZ_H100NVL}, None),
+    "vp_1114": ("0.6.0", "printed 'Initializing an LLM engine (v0.6.0)'",
+                {"gpu_catalog": _HUZ_H100NVL}, None),
+    "vp_1115": ("0.8.0", "printed 'Initializing a V1 LLM engine (v0.8.0)'",
+                {"gpu_catalog": _HUZ_H100NVL, "topk_topp_sampler": "native", "max_num_batched_tokens": 2048, "max_num_seqs": 1024}, None),
+    "vp_1116": ("0.9.0", "printed 'Initializing a V1 LLM engine (v0.9.0)'",
+                {"gpu_catalog": _HUZ_H100NVL, "topk_topp_sampler": "native", "max_num_batched_tokens": 2048, "max_num_seqs": 1024}, None),
+    "vp_1117": ("0.10.0", "printed 'Initializing a V1 LLM engine (v0.10.0)'",
+                {"gpu_catalog": _HUZ_H100NVL, "topk_topp_sampler": "native", "max_num_batched_tokens": 2048, "max_num_seqs": 128}, None),
+    "vp_1118": ("0.10.1.1", "printed 'Initializing a V1 LLM engine (v0.10.1.1)' (the file is named v0.11.0; the study's timing lines 'NEW: … took' show its patched 0.10.1.1)",
+                {"gpu_catalog": _HUZ_H100NVL, "topk_topp_sampler": "native", "max_num_batched_tokens": 2048, "max_num_seqs": 128, "compile_cache": "warm"}, None),
+    "vp_1119": ("0.11.0", "printed 'Initializing a V1 LLM engine (v0.11.0)' (the venv path .venv-0.11.0)",
+                {"gpu_catalog": _HUZ_H100NVL, "topk_topp_sampler": "native", "max_num_batched_tokens": 2048, "max_num_seqs": 128, "compile_cache": "warm"}, None),
 }
 
 _A100_QWEN_MTP = {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 1,
