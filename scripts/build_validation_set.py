@@ -1767,6 +1767,20 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
                 {"gpu_catalog": _HUZ_H100NVL, "topk_topp_sampler": "native", "max_num_batched_tokens": 2048, "max_num_seqs": 128, "compile_cache": "warm"}, None),
     "vp_1119": ("0.11.0", "printed 'Initializing a V1 LLM engine (v0.11.0)' (the venv path .venv-0.11.0)",
                 {"gpu_catalog": _HUZ_H100NVL, "topk_topp_sampler": "native", "max_num_batched_tokens": 2048, "max_num_seqs": 128, "compile_cache": "warm"}, None),
+    # helper bl34 (2026-12-07, session 34): Huzifa1/vllm-profiling's families the set is thin on: granite-4.0-h-micro (Mamba-2 hybrid) and
+    # DeepSeek-V2-Lite (MLA) on node7's H100 NVL, Llama-3.1-8B-Instruct there, Mistral-7B-v0.1 on the A100-PCIE-40GB (0.10.0), node5's L40S and node7
+    "vp_1120": ("0.10.1.1", "printed 'Initializing a V1 LLM engine (v0.10.1.1)' (plus the study's timing logs)",
+                {"gpu_catalog": _HUZ_H100NVL, "topk_topp_sampler": "flashinfer", "max_num_batched_tokens": 2048, "max_num_seqs": 128, "enable_prefix_caching": False, "compile_cache": "warm"}, None),
+    "vp_1121": ("0.10.1.1", "printed 'Initializing a V1 LLM engine (v0.10.1.1)' (plus the study's timing logs)",
+                {"gpu_catalog": _HUZ_H100NVL, "topk_topp_sampler": "native", "max_num_batched_tokens": 2048, "max_num_seqs": 128}, None),
+    "vp_1122": ("0.10.1.1", "printed 'Initializing a V1 LLM engine (v0.10.1.1)' (plus the study's timing logs)",
+                {"gpu_catalog": _HUZ_H100NVL, "topk_topp_sampler": "native", "max_num_batched_tokens": 2048, "max_num_seqs": 128}, None),
+    "vp_1123": ("0.10.0", "printed 'Initializing a V1 LLM engine (v0.10.0)' (plus the study's timing logs)",
+                {"gpu_catalog": _HUZ_A100, "topk_topp_sampler": "native", "max_num_batched_tokens": 2048, "max_num_seqs": 128, "compile_cache": "warm"}, None),
+    "vp_1124": ("0.10.1.1", "printed 'Initializing a V1 LLM engine (v0.10.1.1)' (plus the study's timing logs)",
+                {"gpu_catalog": _HUZ_L40S, "topk_topp_sampler": "native", "max_num_batched_tokens": 2048, "max_num_seqs": 128, "compile_cache": "warm"}, None),
+    "vp_1125": ("0.10.1.1", "printed 'Initializing a V1 LLM engine (v0.10.1.1)' (plus the study's timing logs)",
+                {"gpu_catalog": _HUZ_H100NVL, "topk_topp_sampler": "native", "max_num_batched_tokens": 2048, "max_num_seqs": 128, "compile_cache": "warm"}, None),
 }
 
 _A100_QWEN_MTP = {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 1,
