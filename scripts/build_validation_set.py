@@ -1781,6 +1781,16 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
                 {"gpu_catalog": _HUZ_L40S, "topk_topp_sampler": "native", "max_num_batched_tokens": 2048, "max_num_seqs": 128, "compile_cache": "warm"}, None),
     "vp_1125": ("0.10.1.1", "printed 'Initializing a V1 LLM engine (v0.10.1.1)' (plus the study's timing logs)",
                 {"gpu_catalog": _HUZ_H100NVL, "topk_topp_sampler": "native", "max_num_batched_tokens": 2048, "max_num_seqs": 128, "compile_cache": "warm"}, None),
+    # helper bl34 (2026-12-07, session 34): Huzifa1/vllm-profiling: in-flight bitsandbytes nf4 of Llama-2-7b-hf and Mistral-7B-v0.1 on node7's H100 NVL
+    # (quantization experiment), and the A100-PCIE-40GB pair vp_1107 / vp_1108 with the compile cache empty (not_cached)
+    "vp_1126": ("0.10.1.1", "printed 'Initializing a V1 LLM engine (v0.10.1.1)' (plus the study's timing logs)",
+                {"gpu_catalog": _HUZ_H100NVL, "topk_topp_sampler": "native", "max_num_batched_tokens": 2048, "max_num_seqs": 128, "quantization": "bitsandbytes", "compile_cache": "warm"}, None),
+    "vp_1127": ("0.10.1.1", "printed 'Initializing a V1 LLM engine (v0.10.1.1)' (plus the study's timing logs)",
+                {"gpu_catalog": _HUZ_H100NVL, "topk_topp_sampler": "native", "max_num_batched_tokens": 2048, "max_num_seqs": 128, "quantization": "bitsandbytes", "compile_cache": "warm"}, None),
+    "vp_1128": ("0.9.2", "printed 'Initializing a V1 LLM engine (v0.9.2)' (plus the study's timing logs)",
+                {"gpu_catalog": _HUZ_A100, "topk_topp_sampler": "native", "max_num_batched_tokens": 2048, "max_num_seqs": 128}, None),
+    "vp_1129": ("0.9.2", "printed 'Initializing a V1 LLM engine (v0.9.2)' (plus the study's timing logs)",
+                {"gpu_catalog": _HUZ_A100, "topk_topp_sampler": "native", "max_num_batched_tokens": 2048, "max_num_seqs": 128}, None),
 }
 
 _A100_QWEN_MTP = {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 1,
