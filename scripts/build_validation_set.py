@@ -1791,6 +1791,20 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
                 {"gpu_catalog": _HUZ_A100, "topk_topp_sampler": "native", "max_num_batched_tokens": 2048, "max_num_seqs": 128}, None),
     "vp_1129": ("0.9.2", "printed 'Initializing a V1 LLM engine (v0.9.2)' (plus the study's timing logs)",
                 {"gpu_catalog": _HUZ_A100, "topk_topp_sampler": "native", "max_num_batched_tokens": 2048, "max_num_seqs": 128}, None),
+    # helper bl34 (2026-12-07, session 34): Huzifa1/vllm-profiling: Llama-2-13b-hf on node7's H100 NVL, node5's L40S and the A100-PCIE-40GB (warm
+    # and cold compile cache), and Llama-2-13b-hf / Llama-3.2-3B at tensor parallel 2 on node5's two L40S (multi_gpu)
+    "vp_1130": ("0.10.1.1", "printed 'Initializing a V1 LLM engine (v0.10.1.1)' (plus the study's timing logs)",
+                {"gpu_catalog": _HUZ_L40S, "topk_topp_sampler": "native", "max_num_batched_tokens": 2048, "max_num_seqs": 128}, None),
+    "vp_1131": ("0.10.1.1", "printed 'Initializing a V1 LLM engine (v0.10.1.1)' (plus the study's timing logs)",
+                {"gpu_catalog": _HUZ_L40S, "topk_topp_sampler": "native", "max_num_batched_tokens": 2048, "max_num_seqs": 128}, None),
+    "vp_1132": ("0.10.1.1", "printed 'Initializing a V1 LLM engine (v0.10.1.1)' (plus the study's timing logs)",
+                {"gpu_catalog": _HUZ_H100NVL, "topk_topp_sampler": "native", "max_num_batched_tokens": 2048, "max_num_seqs": 128}, None),
+    "vp_1133": ("0.10.1.1", "printed 'Initializing a V1 LLM engine (v0.10.1.1)' (plus the study's timing logs)",
+                {"gpu_catalog": _HUZ_L40S, "topk_topp_sampler": "native", "max_num_batched_tokens": 2048, "max_num_seqs": 128}, None),
+    "vp_1134": ("0.9.2", "printed 'Initializing a V1 LLM engine (v0.9.2)' (plus the study's timing logs)",
+                {"gpu_catalog": _HUZ_A100, "topk_topp_sampler": "native", "max_num_batched_tokens": 2048, "max_num_seqs": 128, "compile_cache": "warm"}, None),
+    "vp_1135": ("0.9.2", "printed 'Initializing a V1 LLM engine (v0.9.2)' (plus the study's timing logs)",
+                {"gpu_catalog": _HUZ_A100, "topk_topp_sampler": "native", "max_num_batched_tokens": 2048, "max_num_seqs": 128}, None),
 }
 
 _A100_QWEN_MTP = {"speculative_algorithm": "EAGLE", "speculative_num_steps": 5, "speculative_eagle_topk": 1,
