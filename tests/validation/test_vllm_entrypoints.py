@@ -57,7 +57,7 @@ def test_every_case_records_its_entrypoint_with_evidence():
         assert case.get("entrypoint", "missing") in ("llm", "serve", "engine_context", None), cid
         assert case.get("entrypoint_evidence"), cid
         assert (case["flags"].get("vllm_entrypoint") == "llm") == (case["entrypoint"] == "llm"), cid
-    assert sum(c["entrypoint"] == "llm" for c in CASES.values()) == 65  # + bl34b vp_1136, vp_1137 (benchmark_latency.py, the offline LLM class); + bl33 vp_1100-vp_1110 (engine.py LLMEngine, batch sizes passed); + bl32b vp_1086, vp_1087; + bl32 vp_1060; + bl30 vp_966; + bl22 vp_812-814; bl22b vp_831, vp_832, vp_834
+    assert sum(c["entrypoint"] == "llm" for c in CASES.values()) == 90  # + bl34 vp_1111-vp_1135 (engine.py LLMEngine, batch sizes passed); + bl34b vp_1136, vp_1137 (benchmark_latency.py, the offline LLM class); + bl33 vp_1100-vp_1110 (engine.py LLMEngine, batch sizes passed); + bl32b vp_1086, vp_1087; + bl32 vp_1060; + bl30 vp_966; + bl22 vp_812-814; bl22b vp_831, vp_832, vp_834
     assert sum(c["entrypoint"] == "serve" for c in CASES.values()) == 513  # + bl33 vp_1089 (the OpenAI API server module), vp_1090-vp_1099 (API-server logs); + bl32b vp_1088 (Dynamo's worker, OPENAI_API_SERVER); + bl30b vp_1010-1020; + bl30 vp_964, 965, 967-984; + bl29b vp_944-963; + bl29 vp_939-943; + bl28 vp_931-938; + bl27 vp_918-930; + bl20c vp_808, 809; bl21 vp_810, 811; bl21b vp_749, 750; bl21c vp_751-757; bl22 vp_815-825; bl22b vp_833; bl22c vp_835-842; bl23 vp_843-862; bl24 vp_883-902
 
 
