@@ -54,8 +54,8 @@ SPREAD_STATS = {
     "sglang": {"below_rank0": (0.13, 0.85, 43, ("sg_738",)), "range": (0.42, 0.85, 43, ("sg_738",)),
                "range_world2": (0.42, 0.77, 14, ("sg_018",)),
                "range_world_gt2": (0.47, 0.85, 29, ("sg_738",))},
-    "vllm": {"below_rank0": (0.10, 0.10, 9, ("vl_101",)), "range": (0.47, 0.47, 9, ("vl_101", "vl_102")),
-             "range_world2": (0.0, 0.0, 6, ("vl_084", "vl_087", "vl_131", "vl_310", "vl_314", "vl_485")),
+    "vllm": {"below_rank0": (0.09, 0.10, 10, ("vl_101",)), "range": (0.47, 0.47, 10, ("vl_101", "vl_102")),
+             "range_world2": (0.0, 0.0, 7, ("vl_084", "vl_087", "vl_131", "vl_1461", "vl_310", "vl_314", "vl_485")),
              "range_world_gt2": (0.47, 0.47, 3, ("vl_101", "vl_102"))},
 }
 """engine → figure → (p90 GiB, max GiB, deployments, logs at the max), as ``scripts/rank_spread.py`` prints them: one
@@ -125,7 +125,8 @@ log on an NVIDIA GPU the CUDA one, as the plan does; a log whose GPU is not know
 quotes from the same source (models.json ``flags_evidence`` / ``flags_from``: sg_021's Docker image tag
 '…-rocm720-mi35x-…' printed above its excerpt makes it ROCm), and an Ascend NPU sign (``rank_spread.NPU_SIGN``: sg_484)
 puts a log in neither platform: ROCm 13 → 14 deployments (p90 0.42 unchanged), CUDA 31 → 29 (p90 0.09 → 0.10 GiB below
-rank 0)."""
+rank 0).  Lead, session 34: round bl34's two L40S tp 2 starts (vl_1461 and its sibling, one deployment) print both
+workers: vLLM 9 → 10 deployments, below rank 0 p90 0.10 → 0.09 GiB (max 0.10 unchanged), world 2 6 → 7 (0.00)."""
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class FreeBeforeInit:
