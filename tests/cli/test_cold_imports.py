@@ -93,9 +93,11 @@ CASES = {
     # split out of logs/scan.py and logs/settings.py at their 500-line limit (lead, session 29)
     # explain +1: tpkit.logs.releases, the release-range arithmetic split out of logs/engine.py at its 500-line limit
     # (ex30)
-    "explain sglang text": (["explain", KIMI_LOG], EXPLAIN_NOT + ("tpkit.explain.vllm", "tpkit.engines.vllm"), 102),
+    # explain sglang +1: tpkit.explain.sgload, the load anchors split out of explain/sglang.py at its 500-line limit
+    # (tidy34)
+    "explain sglang text": (["explain", KIMI_LOG], EXPLAIN_NOT + ("tpkit.explain.vllm", "tpkit.engines.vllm"), 103),
     "explain sglang json": (["explain", KIMI_LOG, "--json"], EXPLAIN_NOT + ("tpkit.explain.vllm", "tpkit.engines.vllm"),
-                            101),
+                            102),
     # explain vllm: +1 engines.vllm.maxlen (tidy27); +1 explain.voom (cr31: vdiagnose.py split at 500 lines)
     "explain vllm": (["explain", VLLM_LOG], EXPLAIN_NOT + ("tpkit.explain.sglang", "tpkit.engines.sglang.pool"), 99),
 }
