@@ -61,12 +61,12 @@ def _rocm_device_every_class(parsed, ctx):
 SWITCHES = {
     "rank_spread": ("tpkit.explain.sglang", "_rank_spread_row", _rest_unchanged,
                     "KV budget (rest), ranks not printed"),
-    "rocm_bound": ("tpkit.explain.sglang", "_rocm_gap", _none, "lost after the pre sample (ROCm bound)"),
-    "stream_pool": ("tpkit.explain.sglang", "stream_pool_for", _none_why,
+    "rocm_bound": ("tpkit.explain.sgload", "rocm_gap", _none, "lost after the pre sample (ROCm bound)"),
+    "stream_pool": ("tpkit.explain.sgload", "stream_pool_for", _none_why,
                     "torch stream pool (forward stream, after the pre sample)"),
-    "metadata_kernels": ("tpkit.explain.sglang", "metadata_kernels_for", _none_why,
+    "metadata_kernels": ("tpkit.explain.sgload", "metadata_kernels_for", _none_why,
                          "expert-location metadata's first kernels (after the pre sample)"),
-    "deepgemm_workspace": ("tpkit.explain.sglang", "deepgemm_workspace_for", _none_why,
+    "deepgemm_workspace": ("tpkit.explain.sgload", "deepgemm_workspace_for", _none_why,
                            "DeepGEMM's cuBLASLt workspace (after the pre sample)"),
     "rope_reserve": ("tpkit.explain.sglang", "rope_reserve_for", _none, None),
     "mm_reservation": ("tpkit.explain.sglang", "mm_reservation_for", _none_why,
@@ -88,8 +88,8 @@ KINDS = {"stream_pool": "charge", "metadata_kernels": "charge", "deepgemm_worksp
 measured on the corpus (``startup.rankspread``), the ROCm bound from the card's total (``explain.sgrocm``)"""
 
 VARIANTS = {
-    "rocm_corpus": ("tpkit.explain.sglang", "_rocm_gap", _rocm_corpus),
-    "rocm_device_every_class": ("tpkit.explain.sglang", "_rocm_gap", _rocm_device_every_class),
+    "rocm_corpus": ("tpkit.explain.sgload", "rocm_gap", _rocm_corpus),
+    "rocm_device_every_class": ("tpkit.explain.sgload", "rocm_gap", _rocm_device_every_class),
 }
 """other bounds in place of the one explain uses, for the comparison (docs/accuracy.md §7, round cap32)"""
 

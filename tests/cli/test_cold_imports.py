@@ -95,6 +95,8 @@ CASES = {
     # split out of logs/scan.py and logs/settings.py at their 500-line limit (lead, session 29)
     # explain +1: tpkit.logs.releases, the release-range arithmetic split out of logs/engine.py at its 500-line limit
     # (ex30); +1 tpkit.logs.recovered (ex34)
+    # explain sglang +1: tpkit.explain.sgload, the load anchors split out of explain/sglang.py at its 500-line limit
+    # (tidy34)
     "explain sglang text": (["explain", KIMI_LOG], EXPLAIN_NOT + ("tpkit.explain.vllm", "tpkit.engines.vllm"), 103),
     "explain sglang json": (["explain", KIMI_LOG, "--json"], EXPLAIN_NOT + ("tpkit.explain.vllm", "tpkit.engines.vllm"),
                             102),

@@ -3,73 +3,63 @@
 A rule follows from the engine source or a measurement and applies to every case, so new code cites an engine file,
 function and version range, not a case id.  The files below predate session 19 and cite case ids as provenance in
 docstrings and data tables (startup.rankspread's evidence tuples, engines.vllm.graphs_not_evidence); the list only
-shrinks.  Session 19's cr19 named vl_225 in explain.vgpus.offload_fix's docstring, which this test caught."""
+shrinks.  Session 19's cr19 named vl_225 in explain.vgpus.offload_fix's docstring, which this test caught.  Since
+session 34 (helper tidy34) each listed file may cite only the ids it cited then (``CITED``), not any id."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "tpkit"
 CASE_ID = re.compile(r"\b(?:vp|vl|sg|gs)_\d{3,4}\b")  # ids past 999 too (vp_1016 slipped through \d{3})
 
-CITE_CASE_IDS = frozenset({
-    "cli/fromlog.py",
-    "cli/fromlog_plan.py",  # the plan and non-KV provenance moved from cli/fromlog.py (tidy31, session 31)
-    "engines/sglang/dsv4.py",
-    "engines/sglang/load.py",
-    "engines/sglang/streams.py",
-    "engines/unified.py",
-    "engines/vllm/batch_defaults.py",  # the batch-default provenance moved from inputs.py (tidy30, session 30)
-    "engines/vllm/dsv4_profile.py",
-    "engines/vllm/encoder_llava.py",
-    "engines/vllm/encoder_qwen2vl.py",
-    "engines/vllm/encoder_qwen2vl_dummy.py",
-    "engines/vllm/encoder_qwen2vl_pixels.py",
-    "engines/vllm/encoder_qwen3vl.py",
-    "engines/vllm/graph_evidence.py",
-    "engines/vllm/graphs.py",
-    "engines/vllm/graphs_not_evidence.py",
-    "engines/vllm/layout.py",
-    "engines/vllm/marlin_v0.py",
-    "engines/vllm/mixtral_v0.py",
-    "engines/vllm/mla.py",
-    "engines/vllm/mxfp4.py",
-    "engines/vllm/profile.py",
-    "engines/vllm/profile_lines.py",
-    "engines/vllm/rules.py",
-    "engines/vllm/v0_forward.py",
-    "engines/vllm/v0_reserved.py",
-    "engines/vllm/v0chunk.py",
-    "engines/vllm/verdict.py",
-    "engines/vllm/versions.py",
-    "engines/vllm/weight_blocks.py",
-    "explain/diagnose.py",
-    "explain/fromlog.py",
-    "explain/planned.py",
-    "explain/replan.py",
-    "explain/sgdiagnose.py",
-    "explain/sgpool.py",
-    "explain/sgreplan.py",
-    "explain/tpinfer.py",
-    "explain/vdiagnose.py",
-    "explain/vpeak.py",
-    "explain/vreplan.py",
-    "explain/vstages.py",
-    "explain/vtokens.py",
-    "logs/engine.py",
-    "logs/failures.py",
-    "logs/rules.py",
-    "logs/scan.py",
-    "logs/settings.py",
-    "startup/rankspread.py",
-    "startup/terms.py",
-})
-"""files (relative to src/tpkit) that cite case ids, before session 19"""
+CITED = json.loads((Path(__file__).with_name("case_ids_cited.json")).read_text("utf-8"))
+"""file (relative to src/tpkit) → the case ids it may cite (tests/core/case_ids_cited.json): the files that cited
+case ids before session 19 (their provenance docstrings and evidence tables), each with the ids it cited on
+2026-12-07 (helper tidy34, session 34).  Exempting whole files let new ids into a listed file unseen (session 33's
+gs_004 and sg_253 in engines/sglang/streams.py, round rev33); now each file keeps to its own list, and an id no longer
+cited leaves the list, so the lists only shrink."""
+
+CITE_CASE_IDS = frozenset(CITED)
+"""the files that may cite case ids at all"""
+
+
+def _cited(path: Path) -> set[str]:
+    return set(CASE_ID.findall(path.read_text("utf-8")))
+
 
 
 def test_no_new_file_in_src_names_a_case_id():
-    naming = {p.relative_to(SRC).as_posix() for p in SRC.rglob("*.py") if CASE_ID.search(p.read_text("utf-8"))}
+    naming = {p.relative_to(SRC).as_posix() for p in SRC.rglob("*.py") if _cited(p)}
     new = sorted(naming - CITE_CASE_IDS)
     assert not new, (f"{new} name a validation case id (vp_/vl_/sg_/gs_): cite the engine file + function + version "
                      "range instead")
+
+
+def test_a_listed_file_cites_no_new_case_id():
+    """A file of ``CITED`` may cite only the ids listed for it: a new id in an exempt file fails as in any other."""
+    added = {name: sorted(_cited(SRC / name) - set(ids)) for name, ids in CITED.items() if (SRC / name).exists()}
+    added = {name: ids for name, ids in added.items() if ids}
+    assert not added, (f"{added}: new validation case ids in files that may cite only their listed ids "
+                       "(tests/core/case_ids_cited.json): cite the engine file + function + version range instead")
+
+
+def test_the_lists_only_shrink():
+    """An id (or a file) no longer cited leaves ``CITED``, so it cannot come back unseen."""
+    stale = {name: sorted(set(ids) - (_cited(SRC / name) if (SRC / name).exists() else set()))
+             for name, ids in CITED.items()}
+    stale = {name: ids for name, ids in stale.items() if ids}
+    assert not stale, f"{stale}: no longer cited: remove them from tests/core/case_ids_cited.json"
+
+
+def test_an_added_id_in_a_listed_file_is_caught(tmp_path):
+    """The check itself: a copy of a listed file with one more id is caught, with its own ids it is not."""
+    name = "engines/sglang/streams.py"
+    text = (SRC / name).read_text("utf-8")
+    copy = tmp_path / "streams.py"
+    copy.write_text(text, "utf-8")
+    assert _cited(copy) <= set(CITED[name])
+    copy.write_text(text + "\n# measured on sg_9999\n", "utf-8")
+    assert _cited(copy) - set(CITED[name]) == {"sg_9999"}

@@ -63,7 +63,7 @@ def test_explain_charges_the_workspace_from_0_5_15_at_tp_2():
 
 def test_no_workspace_on_sm120_or_sm89():
     from tpkit.explain.context import Context
-    from tpkit.explain.sglang import deepgemm_workspace_for
+    from tpkit.explain.sgrelease import deepgemm_workspace_for
 
     for gpu in ("RTX-PRO-6000", "RTX-5090", "RTX-4090", "L40S"):
         ctx = Context(engine="sglang", version="0.5.18", values={}, sources={}, model=None, model_source="",
@@ -73,7 +73,7 @@ def test_no_workspace_on_sm120_or_sm89():
 
 def test_versions_straddling_0_5_15_or_an_unknown_card_give_zero_to_the_workspace():
     from tpkit.explain.context import Context
-    from tpkit.explain.sglang import deepgemm_workspace_for
+    from tpkit.explain.sgrelease import deepgemm_workspace_for
 
     def ctx(version, gpu):
         return Context(engine="sglang", version=version, values={}, sources={}, model=None, model_source="",

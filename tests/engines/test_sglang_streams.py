@@ -74,7 +74,7 @@ def test_explain_slack_from_the_sample_both_sides_of_0_5_9():
 
 def test_explain_versions_straddling_0_5_9_give_zero_to_the_pool():
     from tpkit.explain.context import Context
-    from tpkit.explain.sglang import stream_pool_for
+    from tpkit.explain.sgrelease import stream_pool_for
 
     ctx = Context(engine="sglang", version="0.5.3–0.5.10", values={}, sources={}, model=None, model_source="",
                   gpu=lookup_gpu("H100-SXM-80GB"), gpu_source="", contradictions=(), notes=())

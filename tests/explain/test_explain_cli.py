@@ -116,7 +116,8 @@ PLAIN = {"sglang": {"tpkit.engines.sglang", "tpkit.engines.sglang.versions"}, "v
 """the other engine's modules a plain ``tpkit explain LOG`` of a vLLM / SGLang log may import: SGLang's release
 dates, which ``explain.runtp.sglang_tag_era`` reads for any log"""
 OWN_EXPLAIN = {"sglang": ("tpkit.explain.sglang", "tpkit.explain.sgdiagnose", "tpkit.explain.sgstate",
-                          "tpkit.explain.sganchors", "tpkit.explain.sgpool", "tpkit.explain.sgrelease"),
+                          "tpkit.explain.sganchors", "tpkit.explain.sgpool", "tpkit.explain.sgrelease",
+                          "tpkit.explain.sgload"),
                "vllm": ("tpkit.explain.vllm", "tpkit.explain.vdiagnose", "tpkit.explain.vlayout",
                         "tpkit.explain.vtokens", "tpkit.explain.vworkers")}
 

@@ -12,7 +12,7 @@ import pytest
 from tests.scripts_testlib import load_script
 
 from tpkit.explain import explain_log
-from tpkit.explain.sglang import ROCM_GAP_ITEM
+from tpkit.explain.sgload import ROCM_GAP_ITEM
 from tpkit.explain.sgrocm import METADATA_CLASSES, ROUNDING, TOTAL_ROUNDING
 from tpkit.hardware.catalog import lookup_gpu
 from tpkit.units import Bytes, GiB

@@ -5,32 +5,29 @@ divides ``torch.cuda.mem_get_info`` free bytes by ``1 << 30`` and prints ``"{x:.
 although the word says GB.  ``pre_model_load_memory`` is the minimum over the TP group of the free memory
 before the weights (``ModelRunner.init_torch_distributed`` in 0.3–0.5); the KV budget is
 ``available after weights − pre × (1 − mem_fraction_static)`` (``ModelRunner.profile_max_num_token``), cut into
-``floor(rest / cell)`` tokens rounded down to the page.
+``floor(rest / cell)`` tokens rounded down to the page.  The load anchors (pre, the weights, the free memory after
+them, what SGLang takes after its pre sample) are ``explain.sgload``'s.
 """
 
 from __future__ import annotations
 
-from tpkit.explain.context import Context, is_rocm
+from tpkit.explain.context import Context
 from tpkit.explain.interval import Iv, iv_of
-from tpkit.explain.refusals import REFUSED
 from tpkit.explain.rows import Row, derived_row, printed_row
-from tpkit.explain.sganchors import (GIB_NOTE, draft_before_pool, min_over_ranks, printed_floor, target_last,
-                                     unprinted_shortfall)
+from tpkit.explain.sganchors import GIB_NOTE, printed_floor, unprinted_shortfall
 from tpkit.explain.sgbudget import ceiling
+from tpkit.explain.sgload import Load, load_rows, pool_load
 from tpkit.explain.sgpool import (cell_of, full_share, pool_end_rows, pool_row, predict_tokens, printed_pool,
                                   printed_tokens, tokens_row)
-from tpkit.explain.sgrelease import (aiter_factor, car_bytes_for, default_fraction, pre_from_load_usage, rope_reserve_for,
-                                     metadata_kernels_for, mm_reservation_for, runner_factor, stream_pool_for,
-                                     deepgemm_workspace_for)
+from tpkit.explain.sgrelease import (aiter_factor, car_bytes_for, default_fraction, mm_reservation_for, rope_reserve_for,
+                                     runner_factor)
 from tpkit.explain.sgstate import split_rest, state_pool_for, planned_state_rest
-from tpkit.logs import Anchor, ParsedLog, RankView
+from tpkit.logs import ParsedLog, RankView
 from tpkit.records import dataclass
 from tpkit.startup.rankspread import SGLANG_BELOW_RANK0, gpu_platform, sglang_rank_spread
 from tpkit.units import Bytes, gib_text, mib_text
 
 __all__ = ["SglangAnchored", "anchor_sglang", "GIB_NOTE"]
-
-ROCM_GAP_ITEM = "lost after the pre sample (ROCm bound)"
 
 RANK_SPREAD = SGLANG_BELOW_RANK0
 """how far SGLang's MIN over the ranks of the free memory before / after the weights lies below rank 0, pooled over
@@ -118,23 +115,6 @@ class SglangAnchored:
     than the world: the smallest unprinted rank's shortfall it implies, in words (``unprinted_shortfall``)"""
 
 
-class _Load:
-    """The load anchors of the run: pre_model_load_memory (MIN over ranks; ``n_pre`` ranks print 'Load weight begin'),
-    this rank's 'Load weight end' anchor (``end``), the weights, the free memory after them (MIN over ``n_after``
-    ranks), whether pre was estimated from the config, ``sample``: pre as SGLang samples it (+ the stream pool
-    ``stream``); a plain class: a dataclass costs ~1 ms of ``tpkit explain``'s cold start, issue 12."""
-
-    __slots__ = ("pre", "n_pre", "end", "weights", "free_after", "n_after", "pre_estimated", "sample", "stream",
-                 "rank0", "draft", "kernels")
-
-    def __init__(self, *, pre: Iv | None, n_pre: int, end: Anchor | None, weights: Iv | None, free_after: Iv | None,
-                 n_after: int, pre_estimated: bool, sample: Iv | None, stream: Iv | None,
-                 rank0: bool = False, draft: bool = False, kernels: Iv | None = None) -> None:
-        self.pre, self.n_pre, self.end, self.weights = pre, n_pre, end, weights
-        self.free_after, self.n_after, self.pre_estimated = free_after, n_after, pre_estimated
-        self.sample, self.stream, self.rank0, self.draft, self.kernels = sample, stream, rank0, draft, kernels
-
-
 class _Fraction:
     """mem_fraction_static as SGLang applied it: printed or set (× the multimodal runner factor), else the release's
     default (``range``: lowest and highest when the GPU does not pin it); a plain class: a dataclass costs ~1 ms of
@@ -153,7 +133,7 @@ def anchor_sglang(parsed: ParsedLog, view: RankView, ctx: Context) -> SglangAnch
     rows: list[Row] = []
     tp, pp = int(ctx.get("tp", 1) or 1), int(ctx.get("pp", 1) or 1)
     total, init_iv = _device_rows(view, ctx, rows)
-    load = _load_rows(parsed, view, ctx, rows, tp, pp, total, init_iv)
+    load = load_rows(parsed, view, ctx, rows, tp, pp, total, init_iv)
     f = _fraction(parsed, ctx, tp, pp)
     slack, rest, mm, rope = _budget_rows(ctx, rows, load, f, tp, pp)
     state, rest = _state_rows(view, ctx, rows, rest)
@@ -181,19 +161,10 @@ def anchor_sglang(parsed: ParsedLog, view: RankView, ctx: Context) -> SglangAnch
                           state_pool=state.pool if state is not None else None,
                           state_charged=state.charged if state is not None else None, stream_pool=load.stream,
                           pre_load_kernels=load.kernels, mm_reservation=mm,
-                          pre_load_workspace=deepgemm_workspace_for(ctx, tp, pp)[0],
-                          pool_load=_pool_load(load), rest_ceiling=top,
+                          pre_load_workspace=load.term("workspace"), pool_load=pool_load(load), rest_ceiling=top,
                           unprinted_ranks=unprinted_shortfall(*printed_floor(parsed, tokens_printed, page),
                                                                full_share(rest, capped), cell, f.value, tp * pp,
                                                                max(load.n_after, load.n_pre), ctx))
-
-
-def _pool_load(load: _Load) -> Iv | None:
-    """``SglangAnchored.pool_load``: pre (MIN over ranks) − the MIN over ranks of the free memory after the weights,
-    where both are printed (not estimated) and no draft loads before the pool."""
-    if load.pre is None or load.free_after is None or load.pre_estimated or load.draft or load.weights is None:
-        return None
-    return load.pre - load.free_after
 
 
 def _device_rows(view: RankView, ctx: Context, rows: list[Row]) -> tuple[Bytes | None, Iv | None]:
@@ -213,148 +184,6 @@ def _device_rows(view: RankView, ctx: Context, rows: list[Row]) -> tuple[Bytes |
         rows.append(printed_row("memory baseline", base, f"'Memory baseline taken' (0.5.2x), {GIB_NOTE}"))
     return total, init_iv
 
-
-def _rocm_gap(parsed: ParsedLog, ctx: Context):
-    """``explain.sgrocm.rocm_pre_gap`` for an AMD GPU's log, None otherwise: the module is imported only where it
-    applies, so a CUDA log's cold start does not load it (tests/cli/test_cold_imports.py)."""
-    if not is_rocm(ctx):
-        return None
-    from tpkit.explain.sgrocm import rocm_pre_gap
-
-    return rocm_pre_gap(parsed, ctx)
-
-
-def _load_rows(parsed: ParsedLog, view: RankView, ctx: Context, rows: list[Row], tp: int, pp: int,
-               total: Bytes | None, init_iv: Iv | None) -> _Load:
-    """The load anchors and their rows: pre-load memory, the weights, the free memory after them (the draft's
-    when it loads before the pool is sized), pre estimated from the config when not printed, the stream pool."""
-    taken = [(item, short, found) for item, short, found in (  # what SGLang takes after its pre sample
-        ("torch stream pool (forward stream, after the pre sample)", "the stream pool", stream_pool_for(ctx, tp, pp)),
-        ("expert-location metadata's first kernels (after the pre sample)", "the first kernels",
-         metadata_kernels_for(ctx, tp, pp)),
-        ("DeepGEMM's cuBLASLt workspace (after the pre sample)", "DeepGEMM's workspace",
-         deepgemm_workspace_for(ctx, tp, pp))) if found[0] is not None]
-    stream = taken[0][2][0] if taken and taken[0][1] == "the stream pool" else None
-    kernels = next((found[0] for _, short, found in taken if short == "the first kernels"), None)
-    after_sample = sum((found[0] for _, _, found in taken[1:]), taken[0][2][0]) if taken else None
-    pre, n_pre = _pre_rows(parsed, view, rows, total, init_iv, after_sample)
-    gap = _rocm_gap(parsed, ctx)  # ROCm: a bound, not a term (explain.sgrocm); after _pre_rows: its context row
-    if gap is not None and pre is not None:  # keeps the printed sample
-        rows.append(derived_row(ROCM_GAP_ITEM, gap[0], gap[1], kind="estimated"))
-        after_sample = gap[0] if after_sample is None else after_sample + gap[0]
-    weights = _weights_rows(view, rows)
-    _offload_note(ctx, rows, tp, pp)
-    after_a, n_after = min_over_ranks(parsed, "load_end_avail")
-    draft_end, _ = min_over_ranks(parsed, "load_end_avail", "draft")
-    if draft_end is not None and not draft_before_pool(parsed, draft_end):
-        draft_end = None
-    free_after = iv_of((draft_end or after_a).size) if (draft_end or after_a) else None
-    if free_after is None and pre is not None and weights is not None:
-        free_after = pre - weights
-    pre_estimated = False
-    if pre is None and free_after is not None and ctx.model is not None:
-        found = pre_from_load_usage(ctx, tp, pp, free_after)
-        if found is not None:
-            pre, pre_why = found
-            pre_estimated = True
-            rows.append(derived_row("pre_model_load_memory (estimated)", pre, pre_why, kind="estimated"))
-    sample = pre
-    if after_sample is not None and pre is not None:
-        sample = pre + after_sample
-        for item, _, (value, why) in taken:
-            rows.append(derived_row(item, value, why))
-        rows.append(derived_row("pre_model_load_memory (SGLang's sample)", sample,
-                                "free before weights + " + (" and ".join(short for _, short, _ in taken)
-                                                            or "the ROCm bound")
-                                + (" (+ the ROCm bound)" if gap is not None and taken else "")
-                                + ": init_torch_distributed samples the free memory before ModelRunner takes them"))
-    rank0 = any(a.name in ("load_begin_avail", "load_end_avail") and a.rank.index(tp_size=tp) == 0
-                for a in parsed.anchors)
-    return _Load(pre=pre, n_pre=n_pre, end=target_last(view, "load_end_avail"), weights=weights,
-                 free_after=free_after, n_after=n_after, pre_estimated=pre_estimated, sample=sample, stream=stream,
-                 rank0=rank0, draft=draft_end is not None, kernels=kernels)
-
-
-def _pre_rows(parsed: ParsedLog, view: RankView, rows: list[Row], total: Bytes | None, init_iv: Iv | None,
-              stream: Iv | None) -> tuple[Iv | None, int]:
-    """pre_model_load_memory (MIN over ranks of 'Load weight begin', else this rank's 'Load weight end' avail +
-    mem usage) and the rows of the CUDA context, this rank's free memory before the weights and the pre."""
-    pre_a, n_pre = min_over_ranks(parsed, "load_begin_avail")
-    begin = target_last(view, "load_begin_avail")
-    end = target_last(view, "load_end_avail")
-    wu = target_last(view, "weights_mem_usage")
-    pre = iv_of(pre_a.size) if pre_a else None
-    if pre is None and end and wu:
-        pre = iv_of(end.size) + iv_of(wu.size)
-    if total is not None and pre is not None:
-        ctx_iv = iv_of(total) - pre - (stream or iv_of(Bytes(0))) - (init_iv or iv_of(Bytes(0)))
-        rows.append(derived_row("CUDA context + process (before distributed init)", ctx_iv,
-                                "device total − pre_model_load_memory − distributed init"
-                                + (" − what SGLang takes after its pre sample" if stream else "")
-                                + ("" if init_iv else " (distributed init not printed: included)")))
-    if begin:
-        rows.append(printed_row("free before weights (this rank)", begin,
-                                f"'Load weight begin. avail mem' = local free memory before the weights, {GIB_NOTE}"))
-    if pre_a is not None:
-        rows.append(derived_row("pre_model_load_memory", pre,
-                                f"min over {n_pre} rank(s) of 'Load weight begin. avail mem' (SGLang's MIN "
-                                f"all-reduce), {GIB_NOTE}"))
-    elif pre is not None:  # the CUDA-context row above is stated in it: the ledger carries the term it uses
-        rows.append(derived_row("pre_model_load_memory", pre,
-                                "'Load weight end. avail mem' + its 'mem usage' (no 'Load weight begin' printed): "
-                                f"this rank's free memory before the weights, {GIB_NOTE}"))
-    return pre, n_pre
-
-
-def _offload_note(ctx: Context, rows: list[Row], tp: int, pp: int) -> None:
-    """With ``--cpu-offload-gb`` in the run, the weights row's meaning says the load usage lacks the offloaded decoder layers
-    and, when the config is known, what tpkit's rule (``engines.offload``; ``engines.sglang.load.load_usage``)
-    plans for it.  Nothing changes in the rebuild: it reads the printed usage."""
-    from tpkit.explain.sgrelease import offload_gb
-
-    gb = offload_gb(ctx)
-    at = next((i for i, r in enumerate(rows) if r.item == "weights"), None)
-    if not gb or at is None:
-        return
-    note = (f"--cpu-offload-gb {gb} ({ctx.sources.get('cpu_offload_gb', 'the log')}): SGLang keeps up to {gb} GiB "
-            "per GPU of decoder layers in CPU memory, so this usage lacks them")
-    if ctx.model is not None:
-        try:
-            from tpkit.engines.sglang.options import SglangOptions
-            from tpkit.engines.sglang.load import cpu_offload
-            from tpkit.parallel import ParallelSpec
-
-            off = cpu_offload(ctx.model, ParallelSpec(tp=tp, pp=pp),
-                              SglangOptions(engine_version=ctx.rules_version or "0.5.23", cpu_offload_gb=gb))
-            note += f"; tpkit's rule: {off.describe()}"
-        except REFUSED:  # a model the rules cannot size: the note without the planned figure
-            pass
-    from dataclasses import replace
-
-    rows[at] = replace(rows[at], meaning=f"{rows[at].meaning}; {note}")
-
-
-def _weights_rows(view: RankView, rows: list[Row]) -> Iv | None:
-    """The weights (printed 'mem usage', else free before − after) and this rank's free memory after them, each
-    checked against the other two prints."""
-    begin = target_last(view, "load_begin_avail")
-    end = target_last(view, "load_end_avail")
-    wu = target_last(view, "weights_mem_usage")
-    weights = None
-    if wu:
-        d = iv_of(begin.size) - iv_of(end.size) if begin and end else None
-        rows.append(printed_row("weights", wu, f"'Load weight end. mem usage' = free before − free after the weights, "
-                                f"{GIB_NOTE}", derived=d, derived_from="avail mem before − after the weights"))
-        weights = iv_of(wu.size)
-    elif begin and end:
-        weights = iv_of(begin.size) - iv_of(end.size)
-        rows.append(derived_row("weights", weights, "free before − free after the weights"))
-    if end:
-        d = iv_of(begin.size) - iv_of(wu.size) if begin and wu else None
-        rows.append(printed_row("free after weights (this rank)", end,
-                                f"'Load weight end. avail mem' = local free memory after the weights, {GIB_NOTE}",
-                                derived=d, derived_from="avail before − mem usage"))
-    return weights
 
 
 def _fraction(parsed: ParsedLog, ctx: Context, tp: int, pp: int) -> _Fraction:
@@ -378,7 +207,7 @@ def _fraction(parsed: ParsedLog, ctx: Context, tp: int, pp: int) -> _Fraction:
     return _Fraction(f, f_source, f_range, flag_factor)
 
 
-def _budget_rows(ctx: Context, rows: list[Row], load: _Load, f: _Fraction, tp: int,
+def _budget_rows(ctx: Context, rows: list[Row], load: Load, f: _Fraction, tp: int,
                  pp: int) -> tuple[Iv | None, Iv | None, Iv | None]:
     """(slack, KV budget, multimodal reservation) and their rows: slack = (1 − f) × SGLang's pre sample; budget = the
     free memory after the weights (less the RoPE pre-expansion) − slack − the multimodal reservation, lowered by the
@@ -426,7 +255,7 @@ def _slack_row(rows: list[Row], sample: Iv | None, f: _Fraction) -> Iv | None:
     return slack
 
 
-def _rank_spread_row(rows: list[Row], rest: Iv, load: _Load, f: _Fraction, world: int, ctx: Context) -> Iv:
+def _rank_spread_row(rows: list[Row], rest: Iv, load: Load, f: _Fraction, world: int, ctx: Context) -> Iv:
     """The KV budget widened down by f × the rank spread (``startup.rankspread.sglang_rank_spread`` of the GPU's
     platform: below rank 0 when rank 0 is printed, below any other rank otherwise, measured p90s) when the log prints
     the load anchors of fewer ranks than the world (SGLang's MIN over all ranks may lie below the printed ones);

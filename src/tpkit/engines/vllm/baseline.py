@@ -148,18 +148,32 @@ def nccl_window(rules: VllmRules) -> str:
 def _costs(gpu: GpuSpec, parallel: ParallelSpec, rules: VllmRules, machine: MachineProfile | None,
            context: Cost, disable_car: bool, extra: tuple[LineItem, ...],
            choice: LinkChoice | None = None) -> tuple[tuple[Cost, ...], frozenset]:
-    """(every start-up term in creation order, the ids of vLLM's own all-reduce buffers among the extras)."""
+    """(every start-up term in creation order, the ids of vLLM's own all-reduce buffers among the extras).  The NCCL
+    row's transport is the links of the group whose communicator NCCL builds (``_nccl_group``)."""
     links = group_links(gpu, machine, range(parallel.tp), choice)
     car, others = allreduce_costs(gpu, links, parallel.tp, rules, disable_custom_all_reduce=disable_car)
     own = tuple(LineItem(item=c.item, bytes=c.bytes, source=c.source) for c in others if c.bytes)
-    nccl = nccl_costs(gpu, parallel.num_gpus, transport="nvlink" if links.full_nvlink else "pcie",
-                      nodes=links.num_nodes, links=links_note(links), window=nccl_window(rules))
+    group = links if parallel.tp > 1 else group_links(gpu, machine, _nccl_group(parallel), choice)
+    nccl = nccl_costs(gpu, parallel.num_gpus, transport="nvlink" if group.full_nvlink else "pcie",
+                      nodes=group.num_nodes, links=links_note(group), window=nccl_window(rules))
     nvls = vllm_nvls_cost(gpu, parallel.tp, rules.release, full_nvlink=links.full_nvlink, nodes=links.num_nodes)
     costs = startup_costs(
         context=context, nccl=nccl + ((nvls,) if nvls is not None else ()),
         custom_allreduce=car, extra=own + tuple(extra), cublas_cost=cublas(gpu))
     mine = {c.item for c in others}
     return costs, frozenset(mine)
+
+
+def _nccl_group(parallel: ParallelSpec) -> range:
+    """The ranks of the group whose NCCL communicator the start-up row sizes: the TP group (ranks 0 … tp − 1) at
+    tp > 1; at tp 1 with pp > 1 the first PP group (ranks 0, tp, 2·tp, …: 0 … pp − 1), the only group of more than one
+    rank.  vLLM builds a PyNccl communicator for every model-parallel group of more than one rank, the PP group's
+    included (``init_model_parallel_group`` → ``GroupCoordinator``: ``use_pynccl=True`` and ``world_size > 1`` in
+    0.4–0.6 parallel_state.py; ``use_device_communicator`` → ``CudaCommunicator``'s ``PyNcclCommunicator`` when
+    ``world_size > 1`` from 0.7, vllm 0.6.3.post1 and 0.25.1 wheels), while a TP group of one rank builds none: a
+    pp-only world's NCCL runs over the links between its stages' GPUs, not over one GPU's (which read as a full NVLink
+    mesh: round ac33's A40 pp 2 starts on a PCIe host)."""
+    return range(0, parallel.tp * parallel.pp, parallel.tp)
 
 
 def _split(costs: tuple[Cost, ...], rules: VllmRules,
