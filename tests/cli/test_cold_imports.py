@@ -97,11 +97,13 @@ CASES = {
     # (ex30); +1 tpkit.logs.recovered (ex34)
     # explain sglang +1: tpkit.explain.sgload, the load anchors split out of explain/sglang.py at its 500-line limit
     # (tidy34)
-    "explain sglang text": (["explain", KIMI_LOG], EXPLAIN_NOT + ("tpkit.explain.vllm", "tpkit.engines.vllm"), 103),
+    # explain +1: tpkit.logs.oommessage, torch's OOM message split out of logs/failures.py at its 500-line limit (lead,
+    # session 34)
+    "explain sglang text": (["explain", KIMI_LOG], EXPLAIN_NOT + ("tpkit.explain.vllm", "tpkit.engines.vllm"), 105),
     "explain sglang json": (["explain", KIMI_LOG, "--json"], EXPLAIN_NOT + ("tpkit.explain.vllm", "tpkit.engines.vllm"),
-                            102),
+                            104),
     # explain vllm: +1 engines.vllm.maxlen (tidy27); +1 explain.voom (cr31: vdiagnose.py split at 500 lines)
-    "explain vllm": (["explain", VLLM_LOG], EXPLAIN_NOT + ("tpkit.explain.sglang", "tpkit.engines.sglang.pool"), 100),
+    "explain vllm": (["explain", VLLM_LOG], EXPLAIN_NOT + ("tpkit.explain.sglang", "tpkit.engines.sglang.pool"), 101),
 }
 
 

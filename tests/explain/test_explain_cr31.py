@@ -43,7 +43,7 @@ def test_sg_513s_card_is_the_logs_printed_total():
 
 def test_the_failing_process_under_another_pid_is_not_another_process():
     """sg_513: 'Process 2776126 has 44.33 GiB' beside 44.02 GiB allocated by PyTorch on a 44.35 GiB card is the
-    process itself (logs.failures._own_bytes); sg_514's 'Process 535546 has 40.19 GiB' beside 4.11 GiB is not."""
+    process itself (logs.oommessage._own_bytes); sg_514's 'Process 535546 has 40.19 GiB' beside 4.11 GiB is not."""
     assert parse_log(log_bytes("sg_513")).primary_failure.size("other_processes") is None
     assert parse_log(log_bytes("sg_514")).primary_failure.size("other_processes").text == "40.19 GiB"
 

@@ -1,6 +1,6 @@
 """vLLM pool and first-request crash logs, round cr34c (docs/accuracy.md §7.3, helper cr34c, 2026-12-07).
 
-- ``logs.failures._oom`` lists each process torch's OOM message names once, where a log prints the message twice
+- ``logs.oommessage.oom_message`` lists each process torch's OOM message names once, where a log prints the message twice
   (vl_453: 'Process 4257 has 83.54 MiB' and 'Process 11017 has 133.29 MiB' on lines 11 and 13 were summed to
   433.66 MiB); two processes of one message are still summed;
 - the share of the device under which other processes' memory reads as none has one home,

@@ -115,7 +115,7 @@ def weights_failure(failure, ctx, a=None):
 
 
 def other_processes(failure):
-    """The memory torch's OOM message lists as other processes' (``other_processes``, ``logs.failures._oom``), where
+    """The memory torch's OOM message lists as other processes' (``other_processes``, ``logs.oommessage.oom_message``), where
     it is more than ``diagnose.OTHERS_NEGLIGIBLE_FRACTION`` of the device (a desktop's few MiB are not in the way);
     else None.  ``with_freed_card`` offers freeing it where it covers the OOM's shortfall (asked − free), or where
     torch's figures do not measure one (then as a suggestion past the weights)."""

@@ -22,13 +22,13 @@ from dataclasses import replace
 
 from tpkit.logs.recovered import BUILD_NEEDLES, build_notices, first_build_error
 from tpkit.logs.lazyre import lazy
+from tpkit.logs.oommessage import oom_message as _oom
 from tpkit.logs.phases import (_LOAD_OOM, MARKER_NEEDLES, STEP_ORDER, dummy_run_phase,  # noqa: F401
                                frame_phase, load_only_phase, load_phase, marker, marker_phase, traceback_phase,
                                warmup_phase)
 from tpkit.logs.prefix import RankKey
 from tpkit.logs.printed import PrintedCount, PrintedSize, count_from_text, size_from_text
 from tpkit.records import dataclass
-from tpkit.units import Bytes
 
 __all__ = ["Failure", "PHASES", "KINDS", "detect", "frame_phase", "traceback_phase", "dummy_run_phase", "marker",
            "marker_phase", "FAILURE_NEEDLES", "ROOT_KINDS", "POOL_SLOT_ERRORS", "TB_FIRST", "cut_header"]
@@ -81,7 +81,6 @@ class Failure:
                 "occurrences": self.occurrences}
 
 
-_SZ = r"(\d{1,24}(?:\.\d{1,12})?) ?(GiB|MiB|KiB|bytes|GB|MB|KB|B)\b"
 _OOM = lazy(r"OutOfMemoryError|(?:CUDA|HIP|XPU|NPU) out of memory|CUDA (?:driver )?error: out of memory|"
                   r"cudaErrorMemoryAllocation|RuntimeError: out of memory|NCCL WARN .{0,80}out of memory|"
                   r"Tried to allocate \d|has a total capac(?:ity|ty) of \d")
@@ -95,25 +94,6 @@ _CUSTOM_AR_CUDACHECK = lazy(r"Failed: Cuda error (\S{1,300}):(\d{1,7}) '([^'\n]{
 __LINE__, cudaGetErrorString(e))`` (the format string is in vLLM 0.11.0's ``_C.abi3.so``; vllm#56180 prints it from
 ``custom_all_reduce.cuh:164`` after CUDA-graph capture, then 'Worker proc VllmWorker-0 died unexpectedly'): the worker
 ends with no Python traceback, so the line is the only failure it leaves (round ex28's vl_1153)"""
-_OOM_SIZES = (
-    ("requested", lazy(r"Tried to allocate " + _SZ)),
-    ("total", lazy(r"total capac(?:ity|ty) of " + _SZ)),
-    ("free", lazy(r"of which " + _SZ + r" is free")),
-    ("process_in_use", lazy(r"this process has " + _SZ + r" memory in use")),
-    ("torch_allocated", lazy(_SZ + r" is allocated by PyTorch")),
-    ("torch_reserved_unallocated", lazy(_SZ + r" is reserved by PyTorch but unallocated")),
-    ("graph_pools", lazy(_SZ + r" allocated in private pools")),
-    ("total", lazy(_SZ + r" total capacity")),
-    ("torch_allocated", lazy(_SZ + r" already allocated")),
-    ("free", lazy(_SZ + r" free\b")),
-    ("torch_reserved", lazy(_SZ + r" reserved in total by PyTorch")),
-)
-"""torch's OOM message, read piece by piece; 'total capac(?:ity|ty) of': the misspelt 'has a total capacty of' that
-torch printed in releases of late 2023 / early 2024 (sglang#51 and sglang#86 of 2024-01, the corpus's sg_513 / sg_514,
-and public pastes of the same wording) is the same device total (helper cr31, 2026-12-07: the earlier
-'capacit[yt]y?' never matched it)"""
-_OTHER_PROCESS = lazy(r"Process (\d{1,24}) has " + _SZ + r" memory in use")
-_GPU_INDEX = lazy(r"GPU (\d{1,24})(?: has a total|;)")
 _V0_TOO_SMALL = lazy(r"max seq len \((\d{1,24})\) is larger than the maximum number of tokens that can be stored "
                            r"in KV cache \((\d{1,24})\)")
 _V1_TOO_SMALL = lazy(r"max seq len \((\d{1,24})\)")
@@ -234,68 +214,6 @@ FAILURE_NEEDLES = ("OutOfMemory", "out of memory", "Failed to load model - not e
 
 def _gib(text: str, meaning: str) -> PrintedSize | None:
     return size_from_text(text, "GiB", meaning=meaning)
-
-
-def _oom(window: str) -> tuple[tuple, tuple, str]:
-    """torch's OOM message's sizes (each at its first match) and the other processes it lists, each once
-    (``_listed_once``: a log printing the message twice listed them twice, round cr34c)."""
-    sizes = []
-    for name, pattern in _OOM_SIZES:
-        m = pattern.search(window)
-        if m and all(n != name for n, _ in sizes):
-            size = size_from_text(m.group(1), m.group(2), meaning=f"torch OOM message: {name.replace('_', ' ')}")
-            if size is not None:
-                sizes.append((name, size))
-    own = _own_bytes(sizes)
-    total = next((z.value.bytes for n, z in sizes if n == "total"), None)
-    others, held_by_others = [], []
-    for pid, num, unit in _listed_once(_OTHER_PROCESS.findall(window))[:16]:
-        held = size_from_text(num, unit, meaning="torch OOM message: a listed process's memory in use")
-        same = own is not None and total is not None and held is not None and held.value.bytes + own > total
-        others.append(f"process {pid} holds {num} {unit}" + (
-            " (this process itself, seen under another PID: with the memory PyTorch holds here it would exceed the "
-            "card's total)" if same else ""))
-        if held is not None and not same:
-            held_by_others.append(held)
-    if held_by_others:
-        sizes.append(("other_processes", _sum_held(held_by_others)))
-    gpu = _GPU_INDEX.search(window)
-    detail = "; ".join(([f"GPU {gpu.group(1)}"] if gpu else []) + others)
-    return tuple(sizes), (), detail
-
-
-def _listed_once(listed: list[tuple[str, str, str]]) -> list[tuple[str, str, str]]:
-    """torch's 'Process N has X memory in use' listings, each process id once (its first): torch lists each NVML
-    process once per message, so a repeat is the message printed again (vl_453), not another holder."""
-    first: dict[str, tuple[str, str, str]] = {}
-    return [first.setdefault(row[0], row) for row in listed if row[0] not in first]
-
-
-def _sum_held(held: list[PrintedSize]) -> PrintedSize:
-    """The memory the OOM message lists as other processes' ('Process N has X memory in use', torch's
-    ``CUDACachingAllocator`` names every NVML process on the device but the failing one), summed: ``other_processes``,
-    what explain plans a freed card from (``explain.planned``).  One process: its printed size; several: their sum,
-    its rounding the sum of theirs."""
-    if len(held) == 1:
-        return held[0]
-    one = held[0]
-    return replace(one, value=Bytes(sum(h.value.bytes for h in held)), text=" + ".join(h.text for h in held),
-                   rounding=Bytes(sum(h.rounding.bytes for h in held)),
-                   meaning="torch OOM message: the listed processes' memory in use, summed")
-
-
-def _own_bytes(sizes) -> int | None:
-    """The memory the failing process's PyTorch holds (allocated + reserved but unallocated), when printed.
-
-    torch's OOM message names the failing process "this process" only when an NVML process id equals its own
-    ``getpid()``; inside a container's PID namespace the ids differ, so the process itself is listed as "Process N
-    has X memory in use" (vllm#31273: 'Process 691170 has 139.65 GiB' beside '139.21 GiB is allocated by PyTorch'
-    on a 139.72 GiB card, from the EngineCore of pid 556790).  A listed process whose memory, added to what
-    PyTorch holds in the failing process, exceeds the card's total can only be that process (round ex28: vl_1141)."""
-    got = {n: z.value.bytes for n, z in sizes}
-    if "torch_allocated" not in got:
-        return None
-    return got["torch_allocated"] + got.get("torch_reserved_unallocated", 0)
 
 
 def _too_small(message: str) -> tuple[tuple, tuple, str] | None:

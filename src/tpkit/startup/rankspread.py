@@ -125,7 +125,7 @@ log on an NVIDIA GPU the CUDA one, as the plan does; a log whose GPU is not know
 quotes from the same source (models.json ``flags_evidence`` / ``flags_from``: sg_021's Docker image tag
 '…-rocm720-mi35x-…' printed above its excerpt makes it ROCm), and an Ascend NPU sign (``rank_spread.NPU_SIGN``: sg_484)
 puts a log in neither platform: ROCm 13 → 14 deployments (p90 0.42 unchanged), CUDA 31 → 29 (p90 0.09 → 0.10 GiB below
-rank 0).  Lead, session 34: round bl34's two L40S tp 2 starts (vl_1461 and its sibling, one deployment) print both
+rank 0).  Lead, session 34: round bl34's two L40S tp 2 starts (one deployment) print both
 workers: vLLM 9 → 10 deployments, below rank 0 p90 0.10 → 0.09 GiB (max 0.10 unchanged), world 2 6 → 7 (0.00)."""
 
 @dataclass(frozen=True, kw_only=True, slots=True)
