@@ -52,12 +52,12 @@ def catalog_slack_fix(ctx, failure, short, what: str) -> Fix | None:
         return None
     sg = (base.extra or {}).get("sglang") or {}
     f, flag = sg.get("mem_fraction_static"), options.mem_fraction_static
-    pre_low = low_base[1]
-    if not f or not pre_low:
+    pre_low_bytes = low_base[1]
+    if not f or not pre_low_bytes:
         return None
     factor = float(f) / float(flag) if flag else 1.0  # a runner factor SGLang applies to the flag (× 0.9 multimodal)
-    need = short.bytes + MARGIN.bytes // 2
-    f2 = math.floor((float(f) - need / pre_low) / factor * 100 + 1e-9) / 100
+    need_bytes = short.bytes + MARGIN.bytes // 2
+    f2 = math.floor((float(f) - need_bytes / pre_low_bytes) / factor * 100 + 1e-9) / 100
     if f2 <= 0:
         return None
     try:
@@ -67,17 +67,17 @@ def catalog_slack_fix(ctx, failure, short, what: str) -> Fix | None:
         return None
     tokens = low[0] if low is not None else 0
     context = ctx.get("context_length")
-    gained = (float(f) - f2 * factor) * pre_low
+    gained_bytes = (float(f) - f2 * factor) * pre_low_bytes
     where = (f"planned from the catalog (tpkit plan: {ctx.model_source}, {ctx.gpu.name}, SGLang {version} rules), "
              "not from the log's numbers" + (f"; on the card less the {held.text} the OOM lists as other processes'"
                                              if held is not None else ""))
-    note = (f"{where}; pre-load memory {bytes_text(pre_low)} at the band's pessimistic end: ({float(f):.3f} − "
-            f"{f2 * factor:.3f}) × it = {bytes_text(int(gained))} more free after the pool, against the OOM's "
+    note = (f"{where}; pre-load memory {bytes_text(pre_low_bytes)} at the band's pessimistic end: ({float(f):.3f} − "
+            f"{f2 * factor:.3f}) × it = {bytes_text(int(gained_bytes))} more free after the pool, against the OOM's "
             f"{bytes_text(short)} short + {bytes_text(MARGIN.bytes // 2)}; the pool then holds {tokens:,} tokens at "
             f"the band's pessimistic end ({band_text(nominal)} on the log's card)")
     if context and 0 < tokens < int(context):
         note += f"; less than one {int(context):,}-token request"
-    fits = bool(nominal.verdict.fits) and tokens > 0 and gained >= need
+    fits = bool(nominal.verdict.fits) and tokens > 0 and gained_bytes >= need_bytes
     return Fix(flags=f"--mem-fraction-static {f2:.2f}", kv_tokens=nominal.kv_tokens if nominal.verdict.fits else 0,
                fits=fits, why=f"more free memory after the KV pool for {what}: SGLang's static memory is "
                               "mem_fraction_static × the pre-load free memory", note=note)
