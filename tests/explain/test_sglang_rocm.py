@@ -8,6 +8,10 @@ that GPU model (``ROCM_FREE_BEFORE_INIT``), is kept for the comparison (``refere
 prints fewer ranks than the world takes the ROCm deployments' rank spread, an NVIDIA one the CUDA deployments'.
 """
 
+import json
+import zipfile
+from pathlib import Path
+
 import pytest
 from tests.scripts_testlib import load_script
 
@@ -181,21 +185,29 @@ def test_sg_021_and_sg_484_are_not_cuda_samples():
     assert rows["sg_484"]["platform"] == "npu"
 
 
-WHEELS = ("sglang-0.5.3-py3-none-any.whl", "sglang-0.5.4.post1-py3-none-any.whl", "sglang-0.5.6-py3-none-any.whl",
-          "sglang-0.5.9-py3-none-any.whl", "sglang-0.5.12-cp311-cp311-manylinux_2_34_x86_64.whl",
-          "sglang-0.5.18-cp311-cp311-manylinux_2_34_x86_64.whl", "sglang-0.5.23-cp311-cp311-manylinux_2_34_x86_64.whl")
+METADATA_DATA = Path(__file__).resolve().parent / "data" / "sglang_metadata_classes.json"
+"""each wheel's classes as scripts/expert_location_classes.py read them (the wheels are not in the repository)"""
 
 
 def test_the_metadata_classes_are_the_wheels():
-    """METADATA_CLASSES is scripts/expert_location_classes.py's union over the seven wheels (where they are here)."""
-    from pathlib import Path
+    """METADATA_CLASSES is scripts/expert_location_classes.py's union over the seven wheels (0.5.3–0.5.23), as recorded
+    in tests/explain/data/sglang_metadata_classes.json."""
+    wheels = json.loads(METADATA_DATA.read_text())["wheels"]
+    assert len(wheels) == 7 and all(w.startswith("sglang-0.5.") for w in wheels)
+    assert set().union(*map(set, wheels.values())) == METADATA_CLASSES
 
-    paths = [Path("/tmp/wheels") / w for w in WHEELS]
-    if not all(p.exists() for p in paths):
-        pytest.skip("the sglang wheels are not in /tmp/wheels")
-    mod = load_script("expert_location_classes")
-    union = set().union(*(mod.metadata_classes(str(p)) for p in paths))
-    assert union == METADATA_CLASSES
+
+def test_the_script_follows_bases_across_files(tmp_path):
+    """The script's reading, on a wheel built here: an EntryClass whose base (in another file) defines the method is
+    counted, one with neither is not, and a class that defines it without being an EntryClass is not listed."""
+    wheel = tmp_path / "sglang-0.0.0-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w") as z:
+        z.writestr("sglang/srt/models/base.py", "class Base:\n    def get_model_config_for_expert_location(cls):\n"
+                                                "        return None\n")
+        z.writestr("sglang/srt/models/moe.py", "class Moe(Base):\n    pass\nclass Dense:\n    pass\n"
+                                               "EntryClass = [Moe, Dense]\n")
+        z.writestr("sglang/srt/models/broken.py", "class (:\n")
+    assert load_script("expert_location_classes").metadata_classes(str(wheel)) == ["Moe"]
 
 
 @pytest.mark.parametrize("version, builds", [("0.4.9", True), ("0.4.10", False), (None, False)])
