@@ -31,7 +31,9 @@ import re
 
 __all__ = ["join_wrapped_frames", "relogged_exception", "BUILD_NEEDLES", "build_notices", "first_build_error"]
 
-_WRAPPED = re.compile(r'(?m)^([^\n]{0,2000}File "[^"\n]{1,1000})\n([^"\n]{1,1000}", line \d{1,7}, in [\w<>.]{1,200})$')
+_WRAPPED = re.compile(r'(?m)(File "[^"\n]{1,1000})\n([^"\n]{1,1000}", line \d{1,7}, in [\w<>.]{1,200})$')
+"""a frame line cut inside its path, and its continuation; anchored on the literal 'File "' rather than on every
+line start, so the search skips ahead to each frame (the text before it on the line is kept as it is)"""
 _WRAPPED_B = re.compile(_WRAPPED.pattern.encode())
 
 
