@@ -46,6 +46,9 @@ requests under SGLang 0.5.12.post1): 1 sign right (the GLM-5.1 slow-down is call
 under vLLM 0.23 on one H100 at 8 and 32 requests, offline groups of 64-token greedy generations): 8 sign right (the batch-32
 K = 4 slow-down is called a speed-up), 9 within 25 %; held out 395/426 = 0.927 sign right, all rows 425/462 = 0.9199: the
 all-rows floor is 0.91 (new held-back data, no model change); the held-out floor is unchanged.
+2 rows from one more held-out source were added 2026-12-07 (helper sp35, model unchanged; Kimi-K2.6 EAGLE-3 3/1/4 vs plain under
+vLLM 0.20.0 at TP 8 on 8x H200 NVL over PCIe, one request; the single-shot row not comparable, the source's words): the scored
+row sign right and within 25 %; held out 396/427 = 0.927 sign right, all rows 426/463 = 0.920; same floors.
 Helper sp16 (2026-12-05): rows marked ``"measurement": "workload"`` (as163) are scored as the workload they
 measured (``tpkit.perf.workload``, ``decode_published.scored_speedup``); same floors.
 """
@@ -564,9 +567,12 @@ def test_only_the_p18_first_requests_that_compile_are_not_comparable():
     marked the p22_glm5_sgl_rtx6k rows too (a patched build); the lead counted them as comparable, as the earlier
     patched-build sources are (a result is not set aside for its build), so no other source's row is marked.
     Helper sp31 (2026-12-07): the four DeepSeek MT-bench rows of s31_wilkes_a100_eagle3 (440, 445, 450, 455), which
-    their source itself flags ('Treat mtbench DeepSeek static as suspect'), are the only other marked rows."""
+    their source itself flags ('Treat mtbench DeepSeek static as suspect'), are the only other marked rows.
+    Helper sp35 (2026-12-07): and row 472, s35_nanoserve_h200nvl_k26's single-shot run ('single-shot latency is not a
+    stable comparison unit here', the source)."""
     marked = [i for i, r in enumerate(DATA["rows"], 1) if r.get("not_comparable")]
-    assert marked == list(COLD_POINTS) + [440, 445, 450, 455]
+    assert marked == list(COLD_POINTS) + [440, 445, 450, 455, 472]
+    assert DATA["rows"][471]["source"] == "s35_nanoserve_h200nvl_k26"
     for n in (440, 445, 450, 455):
         row = DATA["rows"][n - 1]
         assert row["source"] == "s31_wilkes_a100_eagle3" and "Treat mtbench DeepSeek static as suspect" in row["not_comparable"]
@@ -817,3 +823,19 @@ def test_sp34_rows_are_the_sources_humaneval_runs_at_8_and_32_requests():
         for r in rows)
     assert all("draft_model" not in r and "max_running_requests" not in r and "not_comparable" not in r for r in rows)
     assert sum("pramodjella/speculative-decoding-draft-length-audit" in e[0] for e in DATA["not_scored"]) == 3
+
+
+def test_sp35_rows_are_the_sources_repeated_and_single_shot_runs():
+    """Helper sp35 (2026-12-07), entered blind: s35_nanoserve_h200nvl_k26 is Czyszka/nanoserve-mini's T6 A/B (Kimi-K2.6 INT4,
+    vLLM 0.20.0, TP 8 + EP on 8x H200 NVL before the NVLink bridges went in, max-num-seqs 1, EAGLE3 kimi-k2.6-eagle3-mla
+    with 3 speculative tokens vs off).  Row 1: the repeated mode's summed completion tokens / e2e (111.61 vs 58.67 tok/s);
+    row 2: the single-shot decode rate 1 / tpot_any_token (6.918 vs 16.548 ms), set apart in the source's words."""
+    rows = [r for r in DATA["rows"] if r["source"] == "s35_nanoserve_h200nvl_k26"]
+    assert [(r["base_tok_s"], r["spec_tok_s"], "not_comparable" in r) for r in rows] == [
+        (58.67, 111.61, False), (60.43, 144.55, True)]
+    assert all((r["model"], r["gpu"], r["tp"], r["engine"], r["engine_version"], r["attention_backend"], r["batch"],
+                r["context"], r["algorithm"], r["num_steps"], r["topk"], r["num_draft_tokens"], r["accept_length"],
+                r["kv_cache_dtype"]) == ("moonshotai/Kimi-K2.5", "H200-NVL", 8, "vllm", "0.20.0", "FLASH_ATTN_MLA", 1, 80,
+                                         "EAGLE3", 3, 1, 4, 2.77, "auto") for r in rows)
+    assert "single-shot latency is not a stable comparison unit here" in rows[1]["not_comparable"]
+    assert "PCIe only" in DATA["sources"]["s35_nanoserve_h200nvl_k26"]
