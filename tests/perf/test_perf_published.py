@@ -48,7 +48,9 @@ K = 4 slow-down is called a speed-up), 9 within 25 %; held out 395/426 = 0.927 s
 all-rows floor is 0.91 (new held-back data, no model change); the held-out floor is unchanged.
 2 rows from one more held-out source were added 2026-12-07 (helper sp35, model unchanged; Kimi-K2.6 EAGLE-3 3/1/4 vs plain under
 vLLM 0.20.0 at TP 8 on 8x H200 NVL over PCIe, one request; the single-shot row not comparable, the source's words): the scored
-row sign right and within 25 %; held out 396/427 = 0.927 sign right, all rows 426/463 = 0.920; same floors.
+row sign right and within 25 %; second batch, 6 rows from one more source (Qwen3-8B-AWQ on an RTX 3090 under vLLM 0.30.0's V1
+runner, EAGLE-3 k=3 and a Qwen3-0.6B draft model k=4 at 1/4/16 requests): 5 sign right (the batch-1 draft-model slow-down is
+called a speed-up), 4 within 25 %; held out 401/433 = 0.926 sign right, all rows 431/469 = 0.919; same floors.
 Helper sp16 (2026-12-05): rows marked ``"measurement": "workload"`` (as163) are scored as the workload they
 measured (``tpkit.perf.workload``, ``decode_published.scored_speedup``); same floors.
 """
@@ -636,7 +638,9 @@ def test_dcstang_rows_run_the_sources_full_vocabulary_head():
     rows = [r for r in DATA["rows"] if r["source"] == "p20_dcstang_h100"]
     assert len(rows) == 5
     assert {r["draft_model"] for r in rows} == {"tests/validation/configs/dcstang--eagle3-spec-dec-Qwen3-8B-head.json"}
-    assert not any(r.get("draft_model") for r in DATA["rows"] if r["source"] not in ("p20_dcstang_h100", "s29_dg_h100_q8"))
+    # Helper sp35 (2026-12-07): s35_wsl3090_q8awq's STANDALONE rows carry their draft model (Qwen3-0.6B) the same way.
+    assert not any(r.get("draft_model") for r in DATA["rows"]
+                   if r["source"] not in ("p20_dcstang_h100", "s29_dg_h100_q8", "s35_wsl3090_q8awq"))
     head = load_model(str(ROOT / rows[0]["draft_model"]))
     assert (head.vocab_size, head.extra.get("draft_vocab_size"), head.num_layers) == (151936, 151936, 1)
     # 2.82 GiB of bf16: embedding + lm_head over the full vocabulary, one 2h-input layer and the 3h -> h fc
@@ -839,3 +843,24 @@ def test_sp35_rows_are_the_sources_repeated_and_single_shot_runs():
                                          "EAGLE3", 3, 1, 4, 2.77, "auto") for r in rows)
     assert "single-shot latency is not a stable comparison unit here" in rows[1]["not_comparable"]
     assert "PCIe only" in DATA["sources"]["s35_nanoserve_h200nvl_k26"]
+
+
+def test_sp35_second_batch_rows_are_the_findings_tables_run_means():
+    """Helper sp35 (2026-12-07), entered blind: s35_wsl3090_q8awq is a FINDINGS.md (code-search id 70293643300) of Qwen3-8B-AWQ
+    on one RTX 3090 under WSL2, vLLM 0.30.0 with the V1 runner forced, Spec-Bench at 256 output tokens; each row is the mean of
+    the two alternated runs of each arm, each table against its own no-speculation arm: the RedHatAI EAGLE-3 head (3 guesses,
+    'each check yields 2.25 tokens') and a Qwen3-0.6B draft model (4 guesses, 3.1 tokens per check) -- the table's first
+    STANDALONE rows."""
+    rows = [r for r in DATA["rows"] if r["source"] == "s35_wsl3090_q8awq"]
+    assert [(r["algorithm"], r["batch"], r["num_steps"], r["num_draft_tokens"], r["base_tok_s"], r["spec_tok_s"],
+             r["accept_length"], r.get("draft_model")) for r in rows] == [
+        ("EAGLE3", 1, 3, 4, 124.0, 161.0, 2.25, None), ("EAGLE3", 4, 3, 4, 424.5, 478.5, 2.25, None),
+        ("EAGLE3", 16, 3, 4, 1117.0, 853.5, 2.25, None),
+        ("STANDALONE", 1, 4, 5, 125.0, 81.0, 3.1, "tests/validation/configs/Qwen--Qwen3-0.6B.json"),
+        ("STANDALONE", 4, 4, 5, 427.0, 254.0, 3.1, "tests/validation/configs/Qwen--Qwen3-0.6B.json"),
+        ("STANDALONE", 16, 4, 5, 1130.0, 620.0, 3.1, "tests/validation/configs/Qwen--Qwen3-0.6B.json")]
+    assert all((r["model"], r["gpu"], r["tp"], r["engine"], r["engine_version"], r["context"], r["topk"],
+                r["kv_cache_dtype"]) == ("tests/validation/configs/Qwen--Qwen3-8B-AWQ.json", "RTX-3090", 1, "vllm", "0.30.0",
+                                         400, 1, "auto") for r in rows)
+    assert all("not_comparable" not in r and "V1" in r["note"] for r in rows)
+    assert "70293643300" in DATA["sources"]["s35_wsl3090_q8awq"]
