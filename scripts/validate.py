@@ -221,6 +221,10 @@ def _weights_table() -> list[str]:
                     # _process_weights_after_loading: absorbed decode matrices, dequantised kv_b_proj; helper mla15)
                     rope += sum(l.bytes.gib for l in ledger.items
                                 if l.item in (MLA_ABSORBED_ITEM, MLA_KV_B_COPY_ITEM))
+                    # and in-flight nf4's fp32 absmax, dequantised inside the load from 0.9.2 (helper rl35)
+                    from tpkit.engines.vllm.bnb_absmax import BNB_ABSMAX_ITEM
+
+                    rope += sum(l.bytes.gib for l in ledger.items if l.item == BNB_ABSMAX_ITEM)
                 except Exception:  # noqa: BLE001 — a plan without the line: weights alone
                     rope = 0.0
             d = plan.bytes_per_rank.gib + rope + pad_gib
