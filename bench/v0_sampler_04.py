@@ -4,8 +4,8 @@ bl34's release sweep (vp_1111–vp_1113, facebook/opt-6.7b on an H100 NVL, vLLM 
 (448 MiB) fewer than tpkit plans, 0.6.0 (vp_1114) 31 fewer.  tpkit charges the profile's sampler at the V1 sampler's
 measured 38 B per logit (``engines.vllm.sampler``) and the caching allocator's reserved-over-peak only for the Llama
 layer (``engines.vllm.v0_reserved``: OPT is not replayed, the sampler's tensors are left out).  The 0.4.1 wheel's
-sampler differs (``model_executor/layers/sampler.py`` ``Sampler.forward``, ``_apply_top_k_top_p``, ``_sample_with_torch``,
-``_multinomial``; ``worker/model_runner.py profile_run``: top_p 0.99, top_k V − 1, max_num_seqs rows): it sorts
+sampler differs (``model_executor/layers/sampler.py`` ``Sampler.forward``, ``_apply_top_k_top_p``,
+``_sample_with_torch``, ``_multinomial``; ``worker/model_runner.py profile_run``: top_p 0.99, top_k V − 1, max_num_seqs rows): it sorts
 the logits in the model dtype (no fp32 copy), rebuilds the inverse permutation (int64 ``scatter_``) and gathers,
 then holds softmax and log_softmax in fp32 together and copies ``probs[sample_indices]`` before the exponential
 draw.  The source fixes the tensors, not the sort's scratch (cub segmented radix sort) or the allocator's

@@ -16,12 +16,12 @@ the checkpoint's own and tpkit plans it from its config.
 
 from __future__ import annotations
 
+from tpkit.engines.vllm.load_lines import BNB_ABSMAX_ITEM
 from tpkit.memory.ledger import LineItem
 from tpkit.units import Bytes
 
 __all__ = ["BNB_ABSMAX_ITEM", "BNB_DEQUANT_ABSMAX_FROM", "bnb_absmax_lines", "bnb_absmax_extra"]
 
-BNB_ABSMAX_ITEM = "bitsandbytes absmax dequantised to fp32"
 BNB_DEQUANT_ABSMAX_FROM = (0, 9, 2)
 """first release whose bitsandbytes loader dequantises the nested absmax at load (vLLM PR #19742; 0.9.1 wheel:
 absent, 0.9.2 wheel: ``dequantize_dq``)"""

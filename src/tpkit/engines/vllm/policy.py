@@ -25,7 +25,6 @@ from collections.abc import Callable
 
 from tpkit.engines.vllm.baseline import others_growth_line, plan_baseline, profile_nontorch_growth
 from tpkit.engines.vllm.fi_allreduce import fi_allreduce_fusion_workspace
-from tpkit.engines.vllm.bnb_absmax import bnb_absmax_lines
 from tpkit.engines.vllm.budget import Budget, build_ledger, compute_budget, v0_room
 from tpkit.engines.vllm.capacity import KvCapacity, granule_floor, plan_capacity
 from tpkit.engines.vllm.drafter import Drafter, plan_drafter
@@ -311,7 +310,9 @@ def _load_lines(model, gpu, parallel, options, r, rules, drafter, weights):
         from tpkit.engines.vllm.eplb import eplb_lines
 
         mla_lines += eplb_lines(model, parallel, options, r, rules, w_plan)
-    if weights is None:  # in-flight nf4's fp32 absmax from 0.9.2 (engines.vllm.bnb_absmax)
+    if weights is None and (options.quantization or "").startswith("bitsandbytes"):  # lazy: bnb runs only
+        from tpkit.engines.vllm.bnb_absmax import bnb_absmax_lines  # in-flight nf4's fp32 absmax from 0.9.2
+
         mla_lines += bnb_absmax_lines(w_plan, rules.release)
     if weights is None:  # the allocator's rounding of the derived tensors (engines.vllm.weight_blocks)
         mla_lines += allocator_rounding(model, parallel, options, r, w_plan, rules, rocm=rocm)
