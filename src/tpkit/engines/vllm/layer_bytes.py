@@ -170,8 +170,9 @@ def mamba2_state_bytes(model: ModelSpec, tp: int, dtype_bytes: int, temporal_byt
     ``get_mamba_state_dtype_from_config`` → ``layers/mamba/mamba_utils.py``
     ``MambaStateShapeCalculator.mamba2_state_shape`` and ``MambaStateDtypeCalculator.mamba2_state_dtype``, 0.10.1 –
     0.34.0 wheels).  Taken from the TP-1 sizes ``ModelSpec.linear_attn`` carries (conv in bf16, temporal in SGLang's
-    fp32) and rescaled to the two dtypes; the groups raised to tp when tp does not divide them (``extra_groups_for_head_shards``) and 0.33's speculative conv
-    columns for this class are not modelled (the split stays even, as before round rl35)."""
+    fp32) and rescaled to the two dtypes; the groups raised to tp when tp does not divide them
+    (``extra_groups_for_head_shards``) and 0.33's speculative conv columns for this class are not modelled (the split
+    stays even, as before round rl35)."""
     la = model.linear_attn
     temporal_fp32 = la.temporal_bytes_per_layer.bytes
     conv_bf16 = la.state_bytes_per_layer.bytes - temporal_fp32
