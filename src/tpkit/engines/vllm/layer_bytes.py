@@ -182,8 +182,8 @@ def mamba2_state_bytes(model: ModelSpec, tp: int, dtype_bytes: int, temporal_byt
 MAMBA2_SPEC_TYPES = ("granitemoehybrid", "bamba", "falcon_h1")
 """Mamba-2 model types with ``mamba_n_heads``-keyed configs (``models.linear_attn._mamba2``) whose vLLM class sizes
 its state with ``MambaStateDtypeCalculator.mamba2_state_dtype(model_config.dtype, mamba_cache_dtype,
-mamba_ssm_cache_dtype)`` (``get_mamba_state_dtype_from_config`` of granitemoehybrid.py / bamba.py / falcon_h1.py,
-0.10.1 – 0.33.0 wheels; NemotronH has its own rule, ``ssm_state_bytes``)"""
+mamba_ssm_cache_dtype)`` (``get_mamba_state_dtype_from_config`` of granitemoehybrid.py and falcon_h1.py, 0.10.1 –
+0.34.0 wheels, bamba.py 0.10.1 – 0.22.0, absent from the 0.24.0 wheel; NemotronH has its own rule, ``ssm_state_bytes``)"""
 
 _DTYPE_BYTES = {"float32": 4, "float": 4, "bfloat16": 2, "float16": 2, "half": 2}
 
