@@ -206,7 +206,7 @@ def _weights_table() -> list[str]:
                     from tpkit.engines.registry import get_engine
 
                     from tpkit.engines.vllm.dsv4_profile import BUFFERS_ITEM as DSV4_BUFFERS_ITEM
-                    from tpkit.engines.vllm.load_lines import (ALLOCATOR_ITEM, GEMMA4_PLE_BUFFER_ITEM,
+                    from tpkit.engines.vllm.load_lines import (ALLOCATOR_ITEM, BNB_ABSMAX_ITEM, GEMMA4_PLE_BUFFER_ITEM,
                                                                MLA_ABSORBED_ITEM, MLA_KV_B_COPY_ITEM)
 
                     ledger = get_engine("vllm").plan(model, harness.gpu_of(case), par, opts).ledger
@@ -218,9 +218,9 @@ def _weights_table() -> list[str]:
                     # and DeepSeek-V4's max_num_batched_tokens buffers, made with the model (helper v417)
                     rope += sum(l.bytes.gib for l in ledger.items if l.item == DSV4_BUFFERS_ITEM)
                     # and what the MLA backend builds inside the load (vllm 0.7.3 model_loader/loader.py
-                    # _process_weights_after_loading: absorbed decode matrices, dequantised kv_b_proj; helper mla15)
+                    # _process_weights_after_loading: absorbed, dequantised kv_b_proj; mla15), nf4's fp32 absmax (rl35)
                     rope += sum(l.bytes.gib for l in ledger.items
-                                if l.item in (MLA_ABSORBED_ITEM, MLA_KV_B_COPY_ITEM))
+                                if l.item in (MLA_ABSORBED_ITEM, MLA_KV_B_COPY_ITEM, BNB_ABSMAX_ITEM))
                 except Exception:  # noqa: BLE001 — a plan without the line: weights alone
                     rope = 0.0
             d = plan.bytes_per_rank.gib + rope + pad_gib

@@ -111,7 +111,7 @@ def _baseline(gpu: GpuSpec, parallel: ParallelSpec, version: str, machine: Machi
               choice: LinkChoice | None = None) -> Baseline:
     capacity, label, warnings, state = _capacity(gpu, parallel, machine)
     world = parallel.tp * parallel.pp
-    links = group_links(gpu, machine, range(parallel.tp), choice)
+    links = group_links(gpu, machine, _nccl_group(parallel), choice)
     costs = startup_costs(
         context=cuda_context(gpu, state),
         nccl=nccl_costs(gpu, world, transport=_transport(gpu, links.full_nvlink), nodes=links.num_nodes,
@@ -131,6 +131,20 @@ def _baseline(gpu: GpuSpec, parallel: ParallelSpec, version: str, machine: Machi
     free = capacity.bytes - sum((u.bytes for u in uses), Bytes(0))
     return Baseline(capacity=capacity, uses=uses, rank_label=label, free_before_weights=free, after_pool=after,
                     warnings=warnings)
+
+
+def _nccl_group(parallel: ParallelSpec) -> range:
+    """The ranks whose links the NCCL row reads: the TP group (0 … tp − 1) at tp > 1; at tp 1 with pp > 1 the first
+    PP group (0 … pp − 1), the only group of more than one rank.  SGLang's ``initialize_model_parallel`` (run in
+    ``ModelRunner.init_torch_distributed`` before 'Init torch distributed ends' reads the free memory) builds the PP
+    group with ``init_model_parallel_group(..., use_custom_allreduce=False, group_name="pp")``, whose
+    ``GroupCoordinator`` makes a ``PyNcclCommunicator`` whenever ``use_pynccl and world_size > 1`` (use_pynccl True
+    on CUDA), while a one-rank TP group makes none (``srt/distributed/parallel_state.py``, sglang 0.4.3, 0.4.6,
+    0.5.0rc1, 0.5.10 and 0.5.16 wheels; round rl35, as vLLM's ``engines.vllm.baseline._nccl_group``).  One GPU's own
+    "links" read as a full NVLink mesh, so a pp-only world on a PCIe host took the NVLink cell before."""
+    if parallel.tp > 1:
+        return range(parallel.tp)
+    return range(0, parallel.tp * parallel.pp, parallel.tp)
 
 
 def _transport(gpu: GpuSpec, full_nvlink: bool) -> str:

@@ -18,7 +18,7 @@ from tpkit.models import kv as model_kv
 from tpkit.models.spec import ModelSpec
 
 __all__ = ["kv_heads_per_rank", "dsa_indexer_token_bytes", "DSA_INDEXER_FIRST", "kda_state_bytes", "gdn_state_bytes",
-           "short_conv_state_bytes", "nemotron_h_state_bytes", "ssm_state_bytes", "V0_MLA_ALIGN",
+           "short_conv_state_bytes", "nemotron_h_state_bytes", "mamba2_state_bytes", "ssm_state_bytes", "V0_MLA_ALIGN",
            "v0_mla_aligned_token_bytes",
            "head_shape", "linear_state_bytes", "per_token_bytes"]
 
@@ -163,6 +163,28 @@ def nemotron_h_state_bytes(model: ModelSpec, tp: int, dtype_bytes: int, temporal
         * temporal_bytes
 
 
+def mamba2_state_bytes(model: ModelSpec, tp: int, dtype_bytes: int, temporal_bytes: int) -> int:
+    """vLLM's Mamba-2 state per request per layer on one rank for the ``mamba_*``-keyed configs (Granite-4.0-H,
+    Bamba): conv ``(mamba_d_conv − 1) × conv_dim/tp`` in the conv dtype and temporal ``heads/tp × d_head ×
+    d_state`` in ``temporal_bytes`` (``models/granitemoehybrid.py get_mamba_state_shape_from_config`` /
+    ``get_mamba_state_dtype_from_config`` → ``layers/mamba/mamba_utils.py``
+    ``MambaStateShapeCalculator.mamba2_state_shape`` and ``MambaStateDtypeCalculator.mamba2_state_dtype``, 0.10.1 –
+    0.34.0 wheels).  Taken from the TP-1 sizes ``ModelSpec.linear_attn`` carries (conv in bf16, temporal in SGLang's
+    fp32) and rescaled to the two dtypes; the groups raised to tp when tp does not divide them
+    (``extra_groups_for_head_shards``) and 0.33's speculative conv columns for this class are not modelled (the split
+    stays even, as before round rl35)."""
+    la = model.linear_attn
+    temporal_fp32 = la.temporal_bytes_per_layer.bytes
+    conv_bf16 = la.state_bytes_per_layer.bytes - temporal_fp32
+    return cdiv(conv_bf16 // 2 * dtype_bytes, tp) + cdiv(temporal_fp32 // 4 * temporal_bytes, tp)
+
+
+MAMBA2_SPEC_TYPES = ("granitemoehybrid", "bamba", "falcon_h1")
+"""Mamba-2 model types with ``mamba_n_heads``-keyed configs (``models.linear_attn._mamba2``) whose vLLM class sizes
+its state with ``MambaStateDtypeCalculator.mamba2_state_dtype(model_config.dtype, mamba_cache_dtype,
+mamba_ssm_cache_dtype)`` (``get_mamba_state_dtype_from_config`` of granitemoehybrid.py and falcon_h1.py, 0.10.1 –
+0.34.0 wheels, bamba.py 0.10.1 – 0.22.0, absent from the 0.24.0 wheel; NemotronH has its own rule, ``ssm_state_bytes``)"""
+
 _DTYPE_BYTES = {"float32": 4, "float": 4, "bfloat16": 2, "float16": 2, "half": 2}
 
 
@@ -194,6 +216,8 @@ def linear_state_bytes(model: ModelSpec, tp: int, dtype_bytes: int, spec_tokens:
                                temporal_bytes=ssm_state_bytes(model, rules, dtype_bytes))
     if model.model_type == "nemotron_h":
         return nemotron_h_state_bytes(model, tp, dtype_bytes, ssm_state_bytes(model, rules, dtype_bytes))
+    if model.model_type in MAMBA2_SPEC_TYPES and spec is not None and spec.temporal_bytes_per_layer is not None:
+        return mamba2_state_bytes(model, tp, dtype_bytes, ssm_state_bytes(model, rules, dtype_bytes))
     if (spec is None or spec.state_bytes_per_layer is None) and isinstance(lac, dict) and "num_heads" in lac:
         return kda_state_bytes(lac, tp, dtype_bytes)
     if spec is None or spec.state_bytes_per_layer is None:

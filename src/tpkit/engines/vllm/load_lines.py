@@ -427,6 +427,8 @@ def fp8_marlin_scales(model: ModelSpec, parallel: ParallelSpec, options: VllmOpt
 
 
 ALLOCATOR_ITEM = "weight tensors: caching-allocator rounding"
+BNB_ABSMAX_ITEM = "bitsandbytes absmax dequantised to fp32"
+"""the load-delta line of in-flight nf4's fp32 absmax (``engines.vllm.bnb_absmax``, lazy: named here for the tables)"""
 
 
 def allocator_rounding(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, r: Resolved,
