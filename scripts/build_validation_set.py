@@ -1754,6 +1754,11 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     **{cid: ("0.9.2:v0", "printed 'Initializing a V0 LLM engine (v0.9.2.dev364+gb432b7a28)' (the image's ROCm build "
                          "between 0.9.1 and 0.9.2, as vp_174) with VLLM_USE_V1=0 in the command",
              {"enable_chunked_prefill": False}, None) for cid in ("vp_1136", "vp_1137")},
+    # helper bl35 (2026-12-07, session 35), added blind: Placidoe/vllm-t4-lab's single-T4 baseline report (b7565930,
+    # reports/2026-09-25-single-t4-baseline.md; the run's notebook pins vllm==0.18.0): Qwen2.5-1.5B-Instruct fp16 on a
+    # Kaggle T4 (14.56 GiB: the repository's measurement JSON), offline LLM class, util 0.70, 2048, eager, TRITON_ATTN
+    "vp_1138": ("0.18.0", "pinned `pip install vllm==0.18.0` in the run's notebook; the report's 'vLLM 0.18.0'",
+                {"gpu_total_gib": 14.56}, None),
     # helper bl34 (2026-12-07, session 34): Huzifa1/vllm-profiling's vLLM release sweep (experiments/node7/examples/versions, figures/figure-1): facebook/opt-6.7b
     # on node7's one H100 NVL at 0.3.1, 0.4.0, 0.5.0, 0.6.0 (V0), 0.8.0, 0.9.0, 0.10.0, 0.10.1.1 and 0.11.0 (V1), defaults
     "vp_1111": ("0.3.1", "not printed (0.3.x's 'Initializing an LLM engine with config' carries no version); the study's file name v0.3.1 in its release sweep (versions/calc_avg_results.py: 'handle the differences in vLLM versions'), and the 0.3-era print and source lines (llm_engine.py:79 / :337, no version in the engine line)",
