@@ -1759,6 +1759,12 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # Kaggle T4 (14.56 GiB: the repository's measurement JSON), offline LLM class, util 0.70, 2048, eager, TRITON_ATTN
     "vp_1138": ("0.18.0", "pinned `pip install vllm==0.18.0` in the run's notebook; the report's 'vLLM 0.18.0'",
                 {"gpu_total_gib": 14.56}, None),
+    # helper bl35 (2026-12-07, session 35), added blind: yhavinga/vllm-gemma-int8-kv-rtx3090's TP=1 / TP=2 reports
+    # (722e7483, research/07-12b-… / 08-4b-tensor-parallel-comparison.md): RedHatAI gemma-3-12b / 4b-it-quantized.w4a16 on
+    # two RTX 3090 (NVLink NV4), vLLM 0.17.1 (the reports' header), 8192, util 0.90, FULL_DECODE_ONLY graphs; configs assembled
+    **{cid: ("0.17.1", "the report's header 'vLLM: 0.17.1' (no banner committed)",
+             {"cudagraph_capture_sizes": [1, 2, 4, 8, 16, 32], "max_cudagraph_capture_size": 32}, None)
+       for cid in ("vp_1139", "vp_1140", "vp_1141", "vp_1142")},
     # helper bl34 (2026-12-07, session 34): Huzifa1/vllm-profiling's vLLM release sweep (experiments/node7/examples/versions, figures/figure-1): facebook/opt-6.7b
     # on node7's one H100 NVL at 0.3.1, 0.4.0, 0.5.0, 0.6.0 (V0), 0.8.0, 0.9.0, 0.10.0, 0.10.1.1 and 0.11.0 (V1), defaults
     "vp_1111": ("0.3.1", "not printed (0.3.x's 'Initializing an LLM engine with config' carries no version); the study's file name v0.3.1 in its release sweep (versions/calc_avg_results.py: 'handle the differences in vLLM versions'), and the 0.3-era print and source lines (llm_engine.py:79 / :337, no version in the engine line)",
