@@ -1765,6 +1765,10 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     **{cid: ("0.17.1", "the report's header 'vLLM: 0.17.1' (no banner committed)",
              {"cudagraph_capture_sizes": [1, 2, 4, 8, 16, 32], "max_cudagraph_capture_size": 32}, None)
        for cid in ("vp_1139", "vp_1140", "vp_1141", "vp_1142")},
+    # helper bl35: MharoonZ/gemma4-modal-vllm-inference's committed console (a4cf2a92): google/gemma-4-E4B-it on Modal's
+    # L40S (the wrapper prints the GPU), vLLM 0.19.0, 4096, text-only (--limit-mm-per-prompt all 0), warm compile cache
+    "vp_1143": ("0.19.0", "printed 'Initializing a V1 LLM engine (v0.19.0)' and the banner 'version 0.19.0'",
+                {"limit_mm_per_prompt": '{"image": 0, "video": 0, "audio": 0}', "compile_cache": "warm"}, None),
     # helper bl34 (2026-12-07, session 34): Huzifa1/vllm-profiling's vLLM release sweep (experiments/node7/examples/versions, figures/figure-1): facebook/opt-6.7b
     # on node7's one H100 NVL at 0.3.1, 0.4.0, 0.5.0, 0.6.0 (V0), 0.8.0, 0.9.0, 0.10.0, 0.10.1.1 and 0.11.0 (V1), defaults
     "vp_1111": ("0.3.1", "not printed (0.3.x's 'Initializing an LLM engine with config' carries no version); the study's file name v0.3.1 in its release sweep (versions/calc_avg_results.py: 'handle the differences in vLLM versions'), and the 0.3-era print and source lines (llm_engine.py:79 / :337, no version in the engine line)",
