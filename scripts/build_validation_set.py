@@ -1769,6 +1769,11 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # L40S (the wrapper prints the GPU), vLLM 0.19.0, 4096, text-only (--limit-mm-per-prompt all 0), warm compile cache
     "vp_1143": ("0.19.0", "printed 'Initializing a V1 LLM engine (v0.19.0)' and the banner 'version 0.19.0'",
                 {"limit_mm_per_prompt": '{"image": 0, "video": 0, "audio": 0}', "compile_cache": "warm"}, None),
+    # helper bl35: josemendozaorg/homelab-android19's vLLM report (4b5d89ee): Qwen2.5-7B-Instruct-AWQ on an RTX 5060 Ti
+    # 16 GB passed through to a Proxmox VM, vLLM 0.11.0 (the report's header), util 0.85, 32,768, defaults otherwise
+    "vp_1144": ("0.11.0", "the report's header 'vLLM Version: 0.11.0' (no banner committed)",
+                {"gpu_catalog": {"gpu": "RTX-5060-Ti-16GB", "note": "'GPU: NVIDIA GeForce RTX 5060 Ti (16GB GDDR7)', "
+                                 "'VRAM Usage 14.3GB / 16.3GB' (the report): the catalog's RTX-5060-Ti-16GB"}}, None),
     # helper bl34 (2026-12-07, session 34): Huzifa1/vllm-profiling's vLLM release sweep (experiments/node7/examples/versions, figures/figure-1): facebook/opt-6.7b
     # on node7's one H100 NVL at 0.3.1, 0.4.0, 0.5.0, 0.6.0 (V0), 0.8.0, 0.9.0, 0.10.0, 0.10.1.1 and 0.11.0 (V1), defaults
     "vp_1111": ("0.3.1", "not printed (0.3.x's 'Initializing an LLM engine with config' carries no version); the study's file name v0.3.1 in its release sweep (versions/calc_avg_results.py: 'handle the differences in vLLM versions'), and the 0.3-era print and source lines (llm_engine.py:79 / :337, no version in the engine line)",
