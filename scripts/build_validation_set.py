@@ -1754,6 +1754,26 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     **{cid: ("0.9.2:v0", "printed 'Initializing a V0 LLM engine (v0.9.2.dev364+gb432b7a28)' (the image's ROCm build "
                          "between 0.9.1 and 0.9.2, as vp_174) with VLLM_USE_V1=0 in the command",
              {"enable_chunked_prefill": False}, None) for cid in ("vp_1136", "vp_1137")},
+    # helper bl35 (2026-12-07, session 35), added blind: Placidoe/vllm-t4-lab's single-T4 baseline report (b7565930,
+    # reports/2026-09-25-single-t4-baseline.md; the run's notebook pins vllm==0.18.0): Qwen2.5-1.5B-Instruct fp16 on a
+    # Kaggle T4 (14.56 GiB: the repository's measurement JSON), offline LLM class, util 0.70, 2048, eager, TRITON_ATTN
+    "vp_1138": ("0.18.0", "pinned `pip install vllm==0.18.0` in the run's notebook; the report's 'vLLM 0.18.0'",
+                {"gpu_total_gib": 14.56}, None),
+    # helper bl35 (2026-12-07, session 35), added blind: yhavinga/vllm-gemma-int8-kv-rtx3090's TP=1 / TP=2 reports
+    # (722e7483, research/07-12b-… / 08-4b-tensor-parallel-comparison.md): RedHatAI gemma-3-12b / 4b-it-quantized.w4a16 on
+    # two RTX 3090 (NVLink NV4), vLLM 0.17.1 (the reports' header), 8192, util 0.90, FULL_DECODE_ONLY graphs; configs assembled
+    **{cid: ("0.17.1", "the report's header 'vLLM: 0.17.1' (no banner committed)",
+             {"cudagraph_capture_sizes": [1, 2, 4, 8, 16, 32], "max_cudagraph_capture_size": 32}, None)
+       for cid in ("vp_1139", "vp_1140", "vp_1141", "vp_1142")},
+    # helper bl35: MharoonZ/gemma4-modal-vllm-inference's committed console (a4cf2a92): google/gemma-4-E4B-it on Modal's
+    # L40S (the wrapper prints the GPU), vLLM 0.19.0, 4096, text-only (--limit-mm-per-prompt all 0), warm compile cache
+    "vp_1143": ("0.19.0", "printed 'Initializing a V1 LLM engine (v0.19.0)' and the banner 'version 0.19.0'",
+                {"limit_mm_per_prompt": '{"image": 0, "video": 0, "audio": 0}', "compile_cache": "warm"}, None),
+    # helper bl35: josemendozaorg/homelab-android19's vLLM report (4b5d89ee): Qwen2.5-7B-Instruct-AWQ on an RTX 5060 Ti
+    # 16 GB passed through to a Proxmox VM, vLLM 0.11.0 (the report's header), util 0.85, 32,768, defaults otherwise
+    "vp_1144": ("0.11.0", "the report's header 'vLLM Version: 0.11.0' (no banner committed)",
+                {"gpu_catalog": {"gpu": "RTX-5060-Ti-16GB", "note": "'GPU: NVIDIA GeForce RTX 5060 Ti (16GB GDDR7)', "
+                                 "'VRAM Usage 14.3GB / 16.3GB' (the report): the catalog's RTX-5060-Ti-16GB"}}, None),
     # helper bl34 (2026-12-07, session 34): Huzifa1/vllm-profiling's vLLM release sweep (experiments/node7/examples/versions, figures/figure-1): facebook/opt-6.7b
     # on node7's one H100 NVL at 0.3.1, 0.4.0, 0.5.0, 0.6.0 (V0), 0.8.0, 0.9.0, 0.10.0, 0.10.1.1 and 0.11.0 (V1), defaults
     "vp_1111": ("0.3.1", "not printed (0.3.x's 'Initializing an LLM engine with config' carries no version); the study's file name v0.3.1 in its release sweep (versions/calc_avg_results.py: 'handle the differences in vLLM versions'), and the 0.3-era print and source lines (llm_engine.py:79 / :337, no version in the engine line)",
