@@ -50,3 +50,27 @@ def test_plan_ledger_carries_the_line_inside_the_load(version, charged):
     ledger = plan_vllm(llama3_8b(), lookup_gpu("H100-SXM-80GB"), ParallelSpec(tp=1),
                        VllmOptions(engine_version=version, quantization="bitsandbytes")).ledger
     assert any(ln.item == BNB_ABSMAX_ITEM for ln in ledger.items) is charged
+
+
+@pytest.mark.parametrize("release, refused", [((0, 27, 0), False), ((0, 28, 0), True), ((0, 34, 0), True)])
+def test_bitsandbytes_refused_from_the_release_that_removed_it(release, refused):
+    """0.27.0's wheel has the bitsandbytes loader and method; 0.28.0's and later have neither (BNB_REMOVED_IN)."""
+    from tpkit.engines.vllm.bnb_absmax import check_bnb_release
+    from tpkit.errors import PlanInputError
+
+    if refused:
+        with pytest.raises(PlanInputError, match=r"not in vLLM .*removed .* in 0\.28\.0.*--engine-version 0\.27\.0"):
+            check_bnb_release(release)
+    else:
+        check_bnb_release(release)
+
+
+def test_cli_plan_refuses_bitsandbytes_on_a_release_without_it_and_plans_it_before(capsys):
+    from tpkit.cli import main
+
+    args = ["plan", "meta-llama/Llama-3.1-8B-Instruct", "--engine", "vllm", "--gpu", "L4", "--tp", "1",
+            "--quantization", "bitsandbytes", "--max-model-len", "8192"]
+    assert main(args + ["--engine-version", "0.28.0"]) == 2
+    err = capsys.readouterr().err
+    assert "removed its bitsandbytes loader" in err and "Traceback" not in err
+    assert main(args + ["--engine-version", "0.27.0", "--json"]) == 0

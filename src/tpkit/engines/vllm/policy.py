@@ -310,10 +310,13 @@ def _load_lines(model, gpu, parallel, options, r, rules, drafter, weights):
         from tpkit.engines.vllm.eplb import eplb_lines
 
         mla_lines += eplb_lines(model, parallel, options, r, rules, w_plan)
-    if weights is None and (options.quantization or "").startswith("bitsandbytes"):  # lazy: bnb runs only
-        from tpkit.engines.vllm.bnb_absmax import bnb_absmax_lines  # in-flight nf4's fp32 absmax from 0.9.2
+    if (getattr(w_plan, "quant", None) and w_plan.quant.raw_method.startswith("bitsandbytes")) or \
+            (options.quantization or "").startswith("bitsandbytes"):  # lazy: bnb runs only
+        from tpkit.engines.vllm.bnb_absmax import bnb_absmax_lines, check_bnb_release  # fp32 absmax from 0.9.2
 
-        mla_lines += bnb_absmax_lines(w_plan, rules.release)
+        check_bnb_release(rules.release)
+        if weights is None:
+            mla_lines += bnb_absmax_lines(w_plan, rules.release)
     if weights is None:  # the allocator's rounding of the derived tensors (engines.vllm.weight_blocks)
         mla_lines += allocator_rounding(model, parallel, options, r, w_plan, rules, rocm=rocm)
     # torch memory at the profile, outside the load delta
