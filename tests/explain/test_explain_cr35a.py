@@ -82,3 +82,73 @@ def test_cut_traceback_stays_unnamed():
     """sg_1011: a traceback cut before its exception line is explain.unnamed's (no memory assumed, no fix)."""
     d = _d(log_bytes("sg_1011"))
     assert "does not print the error" in d.cause and d.fixes == ()
+
+
+# --- the sizes of a phase's OOM where the first prints none (explain.sgsized) -----------------------------------
+
+def _failures(case_id):
+    from tpkit.logs import parse_log
+
+    return parse_log(log_bytes(case_id).decode("utf-8", "replace"))
+
+
+def test_first_request_sizes_from_the_phases_sized_oom_give_the_catalog_fraction():
+    """sg_516 (sglang#4547): the first OOM (a CUDA runtime 'out of memory' in set_stream) prints no sizes, the same
+    phase's torch OOM (line 86) does; with the model and card the issue names, the fraction is planned from the
+    catalog (cr34a's rule) and its tokens are those tpkit plan gives at it (the round trip)."""
+    from dataclasses import replace
+
+    from test_explain_corpus import FLAGS_FOR
+
+    from tpkit.explain.planned import catalog_plan, log_settings_sglang
+
+    e = explain_log(log_bytes("sg_516"), flags=FLAGS_FOR["sg_516"])
+    d = e.diagnosis
+    assert d.phase == "first_request" and "sizes from the OOM at line 86" in d.cause
+    fix = next(f for f in d.fixes if f.flags.startswith("--mem-fraction-static"))
+    assert fix.fits and "band's pessimistic end" in fix.note
+    _v, _c, parallel, options = log_settings_sglang(e.context)
+    planned = catalog_plan(e.context.model, e.context.gpu, parallel,
+                           replace(options, mem_fraction_static=float(fix.flags.split()[1])))
+    assert planned.verdict.fits and planned.kv_tokens == fix.kv_tokens
+
+
+def test_without_the_model_no_fraction_is_planned_even_with_sizes():
+    """The other side: sg_516 without the flags (no model, no catalog card): no fraction fix."""
+    d = explain_log(log_bytes("sg_516")).diagnosis
+    assert not any(f.flags.startswith("--mem-fraction-static") for f in d.fixes)
+    assert not any(f.fits for f in d.fixes)
+
+
+def test_sized_oom_keeps_a_primary_that_prints_its_sizes():
+    from tpkit.explain.sgsized import sized_note, sized_oom
+
+    parsed = _failures("sg_519")  # two sized first-request OOMs: the primary keeps its own
+    primary = parsed.primary_failure
+    assert sized_oom(parsed, primary) is primary and sized_note(primary, primary) == ""
+
+
+def test_sized_oom_reads_nothing_where_no_oom_of_the_phase_prints_sizes():
+    from tpkit.explain.sgsized import sized_oom
+
+    for cid in ("sg_517", "sg_518"):  # first-request OOMs cut before their sizes
+        parsed = _failures(cid)
+        assert sized_oom(parsed, parsed.primary_failure) is parsed.primary_failure, cid
+
+
+def test_sized_oom_takes_only_the_same_phase_and_the_largest_shortfall():
+    from types import SimpleNamespace as NS
+
+    from tpkit.explain.sgsized import sized_oom
+    from tpkit.units import Bytes
+
+    def oom(line, phase, req=None, free=None):
+        sizes = {"requested": req, "free": free}
+        return NS(kind="cuda_oom", phase=phase, line_no=line,
+                  size=lambda k, s=sizes: None if s.get(k) is None else NS(value=Bytes(s[k])))
+
+    primary = oom(1, "first_request")
+    other_phase = oom(2, "cuda_graph", 9 << 30, 1 << 30)
+    small, large = oom(3, "first_request", 2 << 30, 1 << 30), oom(4, "first_request", 5 << 30, 1 << 30)
+    assert sized_oom(NS(failures=[primary, other_phase, small, large]), primary) is large
+    assert sized_oom(NS(failures=[primary, other_phase]), primary) is primary
