@@ -1,4 +1,5 @@
-"""SGLang weight-phase failures that are not a lack of memory (round cr35a, 2026-12-07; ex34's lead sg_1010).
+"""SGLang weight-phase failures that are not a lack of memory (round cr35a, 2026-12-07; ex34's lead: SGLang's load-sync
+error read as an OOM).
 
 ``explain.sgweights.weights_failure`` reads a failure in the weights phase as an out-of-memory while loading and
 offers memory fixes (twice the TP size, fp8 weights).  That reading needs the log to say memory: a torch/CUDA OOM
