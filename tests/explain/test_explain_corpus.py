@@ -47,7 +47,9 @@ offered as suggestions (NOT_SHOWN); §7.3 'Every claimed fit audited'. Helper cr
 vl_788 (its model in FLAGS_FOR: tp 2 re-planned from the log's weights) and vl_994 (V0's swap space, explain.vswap);
 vl_1378 is UNPLANNED_HARDWARE (an Ascend NPU, explain.vdevice); §7.3 round cr34c. Helper cr34a (2026-12-07): 95 / 152 -> 98 / 152:
 sg_045 (its source's card: the layout re-planned through the planner), sg_519 and sg_520 (the fraction after a
-first-request OOM planned from the catalog at the band's pessimistic end, explain.sgslack) leave NOT_SHOWN; §7.3 cr34a."""
+first-request OOM planned from the catalog at the band's pessimistic end, explain.sgslack) leave NOT_SHOWN; §7.3 cr34a.
+Helper cr35a (2026-12-07): sg_516 leaves NOT_SHOWN (the issue's text names qwen2.5-1.5b-instruct, the title the 80G
+A100: FLAGS_FOR; its first OOM prints no sizes, the same phase's second does: explain.sgsized); §7.3 cr35a."""
 PHASE_WORDS = {"weight_load": "weights"}
 PARSER_PHASE_DISAGREES = {
     # the reader's phase differs from the label (tests/logs/test_corpus.py KNOWN says why)
@@ -111,7 +113,7 @@ _HOW = {
                      "anchors the pool is re-planned from, which these logs do not print"),
     "chunk_unplanned": ("SGLang's --chunked-prefill-size halved after a first-request OOM: the activation peak at the "
                         "smaller chunk is neither printed nor planned; no fraction planned from the catalog either "
-                        "(helper cr34a: sg_516 names no model, sg_517 / sg_518 are releases before 0.2.15)"),
+                        "(helper cr34a: sg_517 / sg_518 are releases before 0.2.15)"),
 }
 NOT_SHOWN = {
     # helper cr33c (2026-12-07): the fix explain called a fit was a rule of thumb or rested on a number the log does
@@ -149,7 +151,6 @@ NOT_SHOWN = {
     "vl_990": _HOW["pool_not_printed"],
     "vl_1291": _HOW["pool_not_printed"],
     "vl_1396": _HOW["pool_not_printed"],
-    "sg_516": _HOW["chunk_unplanned"],
     "sg_517": _HOW["chunk_unplanned"],
     "sg_518": _HOW["chunk_unplanned"],
     "sg_028": _HOW["graph_scaled"],
@@ -180,6 +181,8 @@ read (logs.failures), so the catalog plans on the log's card, reproduces the fai
 FLAGS_FOR = {
     "sg_042": {"model": str(ROOT / "tests/engines/data_vllm_issue11/google--gemma-3-27b-it.json")},
     "sg_045": {"gpu": "RTX 5090"},
+    # helper cr35a: the issue's text ('inference with qwen2.5-1.5b-instruct') and title ('80G A100')
+    "sg_516": {"model": "Qwen/Qwen2.5-1.5B-Instruct", "gpu": "A100-80GB"},
     "sg_060": {"model": str(ROOT / "tests/explain/data/deepseek-ai--DeepSeek-V2.config.json"), "engine_version": "0.4.1"},
     "vl_256": {"gpu": "L40S"},
     "vl_344": {"gpu": "GB10"},

@@ -172,8 +172,11 @@ def test_every_other_fix_round_trips():
     # pools, so the failure may be the largest batch's eager forward, which the plan does not size)
     # lead (merge, session 34): both rounds together, and vdiagnose's utilization / free-card fixes keeping a catalog
     # plan's suggestion (vl_346, vl_948 leave OPEN): 85 of 93 matched, 16 suggestions, mismatch 8
-    assert sum(r["outcome"] == "suggestion" for r in rows) <= 16
-    assert sum(r["outcome"] == "match" for r in rows) >= 85  # helper cr17: 60 of 62; bl18b: 64 of 66; cr19: 65 of 67;
+    # helper cr35a (2026-12-07): 85 of 93 -> 86 of 94 matched (sg_516's --mem-fraction-static 0.86, its model from
+    # models.json), 17 suggestions (+ sg_516's --chunked-prefill-size, refused before: no model); refused 229 -> 225
+    # (sg_516's chunk, and sg_1010 / sg_064 / sg_034 offer no memory fix: explain.sgloadfail)
+    assert sum(r["outcome"] == "suggestion" for r in rows) <= 17
+    assert sum(r["outcome"] == "match" for r in rows) >= 86  # helper cr17: 60 of 62; bl18b: 64 of 66; cr19: 65 of 67;
     # rt23: 86 of 90 (81 of 87 before: vl_989 / vl_992 lost the utilization fix; vl_989, vl_992, vl_993 get 4 each)
     # helper cr31 (2026-12-07): 85 of 89 -> 88 of 94 (sg_513's three fixes match now that its card is read; sg_514's
     # two differ, OPEN "another process")

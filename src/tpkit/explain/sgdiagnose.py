@@ -26,6 +26,7 @@ def diagnose_sglang(parsed, a, ctx) -> Diagnosis:
     phase = failure.phase
     ev = f"line {failure.line_no}: {failure.evidence[:160]}"
     from tpkit.explain.sgdevice import unplanned_device, unplanned_device_failure
+    from tpkit.explain.sgsized import sized_note, sized_oom
 
     if (device := unplanned_device(failure)) is not None:
         cause, short, fixes = unplanned_device_failure(failure, device)
@@ -52,12 +53,14 @@ def diagnose_sglang(parsed, a, ctx) -> Diagnosis:
     elif phase == "cuda_graph" and (root := capture_error_not_memory(parsed)) is not None:
         cause, short, fixes = _graph_error(root, a, failure_texts(parsed))
     elif phase == "cuda_graph":
-        cause, short, fixes = _graph_failure(failure, a, ctx, plan)
+        cause, short, fixes = _graph_failure(sized := sized_oom(parsed, failure), a, ctx, plan)
+        cause += sized_note(failure, sized)
     elif phase == "first_request" and (root := pool_error_not_memory(parsed, "first_request")) is not None:
         cause, short, fixes = (f"the run failed serving its first requests on {root}, which is not a lack of memory: "
                                "a smaller --mem-fraction-static or --chunked-prefill-size would not help"), None, []
     elif phase == "first_request":
-        cause, short, fixes = _first_request_failure(failure, a, ctx, plan)
+        cause, short, fixes = _first_request_failure(sized := sized_oom(parsed, failure), a, ctx, plan)
+        cause += sized_note(failure, sized)
     else:
         cause, short, fixes = f"{failure.kind.replace('_', ' ')}: {failure.detail or failure.evidence[:160]}", \
             oom_sizes(failure)[3], []

@@ -14,7 +14,12 @@ __all__ = ["weights_failure"]
 
 def weights_failure(failure, a, ctx, plan: BudgetReplan, parsed=None):
     """Out of memory loading the weights: (cause, short, fixes) — twice the TP size, or re-planned from the model
-    config when the load never finished."""
+    config when the load never finished.  A failure the log shows is not a lack of memory (SGLang's load-sync error,
+    another exception class) gets no OOM cause and no memory fix (``explain.sgloadfail``, round cr35a)."""
+    from tpkit.explain.sgloadfail import weights_error_not_memory
+
+    if (not_memory := weights_error_not_memory(parsed)) is not None:
+        return not_memory
     oom, req, free, short = oom_sizes(failure)
     tp = int(ctx.get("tp", 1) or 1)
     pre = plan.pre
