@@ -82,3 +82,40 @@ def test_an_oom_without_the_loops_callback_is_not_placed_by_it():
 def test_the_loops_frames_place_a_full_traceback():
     assert frame_phase(["run_engine_loop (async_llm_engine.py)"])[0] == "first_request"
     assert frame_phase(["_log_task_completion (async_llm_engine.py)"])[0] == "first_request"
+
+
+# -- vLLM's sleep mode: wake_up (vllm#13941, TideDra/lmm-r1#43) ------------------------------------------------------
+_WAKE = ('  File "/usr/local/lib/python3.10/dist-packages/vllm/worker/worker.py", line 140, in wake_up\n'
+         "    allocator.wake_up()\n"
+         '  File "/usr/local/lib/python3.10/dist-packages/vllm/device_allocator/cumem.py", line 207, in wake_up\n'
+         "    create_and_map(handle)\n"
+         '  File "/usr/local/lib/python3.10/dist-packages/vllm/device_allocator/cumem.py", line 75, in create_and_map\n'
+         "    python_create_and_map(*allocation_handle)\n")
+_CUMEM_OOM = "RuntimeError: CUDA Error: out of memory at /workspace/csrc/cumem_allocator.cpp:62\n"
+
+
+def test_a_wake_up_frame_is_after_start_up():
+    """wake_up's only callers are the user's LLM.wake_up, /wake_up and the clients' RPC (0.8.5, 0.11.0 wheels)."""
+    assert frame_phase(["wake_up (cumem.py)"])[0] == "first_request"
+    diag = _diag("Traceback (most recent call last):\n" + _WAKE + _CUMEM_OOM)
+    assert diag.phase == "first_request"
+
+
+def test_a_wake_up_name_inside_another_function_is_not_the_rule():
+    assert frame_phase(["_wake_up_workers (foo.py)"]) is None
+    assert frame_phase(["profile_run (gpu_model_runner.py)", "wake_up (cumem.py)"])[0] == "kv_pool"
+
+
+def test_the_cumem_allocators_oom_is_a_cuda_oom():
+    """vLLM's cumem_allocator.abi3.so formats 'CUDA Error: %s at %s:%d' (0.8.5 wheel)."""
+    from tpkit.logs.failures import detect
+    assert [k for k, *_ in detect(_CUMEM_OOM, "")] == ["cuda_oom"]
+    assert _diag("Traceback (most recent call last):\n" + _WAKE + _CUMEM_OOM).cause.startswith("out of memory")
+
+
+def test_other_cuda_errors_in_the_same_wording_are_not_oom():
+    from tpkit.logs.failures import detect
+    line = "RuntimeError: CUDA Error: invalid argument at /workspace/csrc/cumem_allocator.cpp:62\n"
+    assert "cuda_oom" not in [k for k, *_ in detect(line, "")]
+    cut = "RuntimeError: CUDA Error: o\n"  # lmm-r1#43's excerpt, cut mid-word: nothing says memory
+    assert "cuda_oom" not in [k for k, *_ in detect(cut, "")]

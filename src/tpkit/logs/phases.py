@@ -68,7 +68,12 @@ _FRAME_RULES = (
     # (``WORKER_RPC_LOOP``), which runs the start-up RPCs too (round cr33b)
     # run_engine_loop / _log_task_completion: vLLM V0's AsyncLLMEngine background loop and its done-callback
     # (``serving_loop_phase``; round ex35)
-    ("first_request", lazy(r"run_busy_loop \(core\.py\)|run_engine_loop|_log_task_completion|"
+    # wake_up: vLLM's sleep mode re-maps the memory sleep() released (LLMEngine / executor / Worker .wake_up ->
+    # device_allocator/cumem.py CuMemAllocator.wake_up -> create_and_map); its only callers are the user's
+    # LLM.wake_up, the API server's /wake_up route and the engine clients' RPC (vLLM 0.8.5 and 0.11.0 wheels: no
+    # start-up step calls it), so a failure under it comes after the engine started and served (round ex35: vllm#13941,
+    # TideDra/lmm-r1#43)
+    ("first_request", lazy(r"run_busy_loop \(core\.py\)|run_engine_loop|_log_task_completion|^wake_up \(|"
                                  r"execute_model|start_worker_execution_loop|forward_batch_generation|run_batch|"
                                  r"event_loop|sample_tokens|"
                                  r"forward_thread_func|"
