@@ -7,7 +7,8 @@ import re
 
 from tpkit.logs.lazyre import lazy
 
-__all__ = ["constructor_label", "serving_loop_phase", "frame_phase", "traceback_phase", "load_only_phase", "dummy_run_phase", "warmup_phase", "load_phase",
+__all__ = ["constructor_label", "serving_loop_phase", "frame_phase", "traceback_phase", "load_only_phase",
+           "dummy_run_phase", "warmup_phase", "load_phase",
            "encoder_phase", "workspace_phase", "WORKER_RPC_LOOP",
            "marker",
            "marker_phase", "STEP_ORDER", "MARKER_NEEDLES"]
@@ -86,9 +87,10 @@ _FRAME_RULES = (
 
 
 _MODEL_CLASS_FILE = lazy(r"/(?:vllm/model_executor|sglang/srt)/models/\w+\.py$")
-"""a model's own module: the loader alone builds its classes (vLLM ``initialize_model``'s ``model_class(vllm_config=…)``,
-model_loader/utils.py, tensorizer.py, 0.11.0; SGLang ``_initialize_model``'s ``model_class(**kwargs)``, srt/model_loader/
-loader.py, 0.5.9): an ``__init__`` frame there is the weight load (``_FRAME_RULES``' last rule; ex31: Qwen3-VL#1493)"""
+"""a model's own module: the loader alone builds its classes (vLLM ``initialize_model``'s
+``model_class(vllm_config=…)``, model_loader/utils.py, tensorizer.py, 0.11.0; SGLang ``_initialize_model``'s
+``model_class(**kwargs)``, srt/model_loader/loader.py, 0.5.9): an ``__init__`` frame there is the weight load
+(``_FRAME_RULES``' last rule; ex31: Qwen3-VL#1493)"""
 _PARALLEL_LAYER_FILE = lazy(r"/vllm/model_executor/layers/(?:vocab_parallel_embedding|linear)\.py$")
 """vLLM's weight-holding parallel layers: ``VocabParallelEmbedding`` / ``ParallelLMHead`` and ``LinearBase``'s
 subclasses allocate their parameters in ``__init__`` (``torch.empty`` directly in 0.4.0.post1's
@@ -210,7 +212,8 @@ def serving_loop_phase(message: str) -> tuple[str, str] | None:
     record and the lines after it (a cut excerpt keeps the callback's line but not the loop's frames: round ex35,
     langgenius/dify-official-plugins#599)."""
     if _SERVING_LOOP.search(message):
-        return "first_request", "vLLM V0's AsyncLLMEngine background loop (_log_task_completion), started by the first request"
+        return ("first_request",
+                "vLLM V0's AsyncLLMEngine background loop (_log_task_completion), started by the first request")
     return None
 
 
