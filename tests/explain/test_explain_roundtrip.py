@@ -51,6 +51,10 @@ OPEN = {
     # helper rt15 (2026-12-05): where the config refuses the log's quantization, plan --from-log keeps the log's
     # measured weights (the run's checkpoint, as it ran): vl_342 matches; vl_038 / vl_041 / vl_048's configs take
     # the quantization the log names as another one, so their plans still derive the weights
+    # helper ex35 (held-back round, 2026-12-07): vl_1468's start-up free-memory check; explain's --gpu-memory-utilization
+    # 0.74 plans 320,512 tokens from the catalog, plan --from-log 325,632 (band 303,104-342,528): the cause is not yet
+    # read at the source (the vLLM diagnosis's free-memory fix, docs/accuracy.md §7.3 round ex35)
+    ("vl_1468", "--gpu-memory-utilization"): "free-memory fix, catalog plan",
     ("vl_038", "--gpu-memory-utilization"): "config",
     ("vl_041", "--enforce-eager"): "config",
     # helper rt16 (2026-12-05): vl_048 now plans with its own config.json (Qwen3-Coder-30B-A3B-Instruct-FP8, block FP8,

@@ -54,12 +54,9 @@ KNOWN = {
     "sg_1009": "allenai/olmocr#105: the log stops at 50 % of the weight shards with no error, no traceback and no ready "
                "line; 'SGLang server task ended when the model loaded' is the description's prose",
     # held-back round ex34 (docs/accuracy.md §7.3): the label is the thread's; the excerpt does not place the step
-    "vl_1430": "xorbitsai/inference#1361: the only frames are VocabParallelEmbedding.__init__'s torch.empty (model "
-               "construction); no start-up step, no load_model frame, and layer constructors are not a placing rule",
+    # (vl_1430, vl_1432 placed by round ex35's reader rules: logs.phases.constructor_label / serving_loop_phase)
     "vl_1431": "vllm#15105: V1's sampler warm-up error with no start-up step: _dummy_sampler_run has two callers, "
                "profile_run (kv_pool) and compile_or_warm_up_model (first_request), 0.8.5 wheel (phases.warmup_phase)",
-    "vl_1432": "langgenius/dify-official-plugins#599: a V0 AsyncLLMEngine background-loop OOM (serving, the thread); "
-               "nothing in the excerpt but the logger location async_llm_engine.py:68 says so",
     "vl_1438": "wtdcode/vllm-backport#94: torch's OOM message alone, wrapped over five lines, no engine line: the "
                "serving prefill is the thread's prose",
 }

@@ -82,13 +82,16 @@ class Failure:
 
 
 _OOM = lazy(r"OutOfMemoryError|(?:CUDA|HIP|XPU|NPU) out of memory|CUDA (?:driver )?error: out of memory|"
+                  r"CUDA Error: out of memory at \S|"
                   r"cudaErrorMemoryAllocation|RuntimeError: out of memory|NCCL WARN .{0,80}out of memory|"
                   r"Tried to allocate \d|has a total capac(?:ity|ty) of \d")
 """a CUDA out-of-memory error in any of its wordings. 'CUDA driver error: out of memory' is torch's for a failed
 driver-API call (``C10_CUDA_DRIVER_CHECK``, torch 2.13 include/c10/cuda/driver_api.h: "CUDA driver error: " and the
 driver's error string, which is "out of memory" for
 CUDA_ERROR_OUT_OF_MEMORY): a custom op allocating through the driver, e.g. vLLM's ``gptq_marlin_repack``
-(noonghunna/club-3090#60, round ex28's vl_1142)"""
+(noonghunna/club-3090#60, round ex28's vl_1142). 'CUDA Error: out of memory at FILE:LINE' is vLLM's sleep-mode
+allocator's CUDA_CHECK (the format string "CUDA Error: %s at %s:%d" in the 0.8.5 wheel's ``cumem_allocator.abi3.so``;
+the driver's string for CUDA_ERROR_OUT_OF_MEMORY), raised from ``create_and_map`` (round ex35: vllm#13941)"""
 _CUSTOM_AR_CUDACHECK = lazy(r"Failed: Cuda error (\S{1,300}):(\d{1,7}) '([^'\n]{1,160})'")
 """the CUDACHECK macro of the custom all-reduce kernels: ``printf("Failed: Cuda error %s:%d '%s'\\n", __FILE__,
 __LINE__, cudaGetErrorString(e))`` (the format string is in vLLM 0.11.0's ``_C.abi3.so``; vllm#56180 prints it from

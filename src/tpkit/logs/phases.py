@@ -7,7 +7,8 @@ import re
 
 from tpkit.logs.lazyre import lazy
 
-__all__ = ["frame_phase", "traceback_phase", "load_only_phase", "dummy_run_phase", "warmup_phase", "load_phase",
+__all__ = ["constructor_label", "serving_loop_phase", "frame_phase", "traceback_phase", "load_only_phase",
+           "dummy_run_phase", "warmup_phase", "load_phase",
            "encoder_phase", "workspace_phase", "WORKER_RPC_LOOP",
            "marker",
            "marker_phase", "STEP_ORDER", "MARKER_NEEDLES"]
@@ -66,16 +67,50 @@ _FRAME_RULES = (
     # initialize_from_config -> compile_or_warm_up_model; v1/engine/core.py and v1/executor/abstract.py, 0.10.2,
     # 0.11.0, 0.20.0 and 0.33.0 wheels); SGLang 0.5.9 has no such name. Not the multiproc worker's worker_busy_loop
     # (``WORKER_RPC_LOOP``), which runs the start-up RPCs too (round cr33b)
-    ("first_request", lazy(r"run_busy_loop \(core\.py\)|"
+    # run_engine_loop / _log_task_completion: vLLM V0's AsyncLLMEngine background loop and its done-callback
+    # (``serving_loop_phase``; round ex35)
+    # wake_up: vLLM's sleep mode re-maps the memory sleep() released (LLMEngine / executor / Worker .wake_up ->
+    # device_allocator/cumem.py CuMemAllocator.wake_up -> create_and_map); its only callers are the user's
+    # LLM.wake_up, the API server's /wake_up route and the engine clients' RPC (vLLM 0.8.5 and 0.11.0 wheels: no
+    # start-up step calls it), so a failure under it comes after the engine started and served (round ex35: vllm#13941,
+    # TideDra/lmm-r1#43)
+    ("first_request", lazy(r"run_busy_loop \(core\.py\)|run_engine_loop|_log_task_completion|^wake_up \(|"
                                  r"execute_model|start_worker_execution_loop|forward_batch_generation|run_batch|"
                                  r"event_loop|sample_tokens|"
                                  r"forward_thread_func|"
                                  r"process_input_requests|_process_engine_step|step_with_batch_queue|"
                                  r"exposed_step|forward_step|forward_(?:prefill|decode|fill)_batch")),
-    # a model class's __init__ (``logs.scan._MODEL_CLASS_FILE``: the loader alone builds the model), last: any frame
-    # above that places the traceback wins (round ex31: QwenLM/Qwen3-VL#1493)
-    ("weights", lazy(r"a model class's constructor")),
+    # a model class's __init__ or a vLLM parallel layer's (``constructor_label``: the loader alone builds them), last:
+    # any frame above that places the traceback wins (round ex31: QwenLM/Qwen3-VL#1493; round ex35: xinference#1361)
+    ("weights", lazy(r"a model class's constructor|a parallel layer's constructor")),
 )
+
+
+_MODEL_CLASS_FILE = lazy(r"/(?:vllm/model_executor|sglang/srt)/models/\w+\.py$")
+"""a model's own module: the loader alone builds its classes (vLLM ``initialize_model``'s
+``model_class(vllm_config=…)``, model_loader/utils.py, tensorizer.py, 0.11.0; SGLang ``_initialize_model``'s
+``model_class(**kwargs)``, srt/model_loader/loader.py, 0.5.9): an ``__init__`` frame there is the weight load
+(``_FRAME_RULES``' last rule; ex31: Qwen3-VL#1493)"""
+_PARALLEL_LAYER_FILE = lazy(r"/vllm/model_executor/layers/(?:vocab_parallel_embedding|linear)\.py$")
+"""vLLM's weight-holding parallel layers: ``VocabParallelEmbedding`` / ``ParallelLMHead`` and ``LinearBase``'s
+subclasses allocate their parameters in ``__init__`` (``torch.empty`` directly in 0.4.0.post1's
+vocab_parallel_embedding.py line 76 and linear.py; ``quant_method.create_weights`` from 0.5 on: 0.8.0, 0.8.5, 0.11.0
+wheels).  Outside these two files they are constructed only under ``model_executor/models/`` and by layers that a
+model's ``__init__`` builds (``layers/mamba/*``, ``layers/resampler.py``): read in the 0.4.0.post1, 0.8.5 and 0.11.0
+wheels (the TPU sharding helper's ``XlaQKVParallelLinear`` in distributed/ is another file).  So an ``__init__`` frame
+in them is the model's construction inside ``load_model`` (round ex35: xinference#1361, a cut traceback whose only
+frame is ``VocabParallelEmbedding.__init__``).  Not SGLang's namesakes: its LoRA manager builds ``ReplicatedLinear``
+after the load (srt/lora/lora_manager.py, 0.5.9), and not ``layers/quantization`` (configs are built at config time)."""
+
+
+def constructor_label(path: str, func: str) -> str:
+    """': a model class's constructor' / ': a parallel layer's constructor' for an ``__init__`` frame the loader alone
+    runs (``_MODEL_CLASS_FILE``, ``_PARALLEL_LAYER_FILE``), appended to the frame's ``"func (file.py…)"``; else ''."""
+    if func != "__init__":
+        return ""
+    if _MODEL_CLASS_FILE.search(path):
+        return ": a model class's constructor"
+    return ": a parallel layer's constructor" if _PARALLEL_LAYER_FILE.search(path) else ""
 
 
 _GRAPH_PASS_THROUGH = lazy(r"^__call__ \(cuda_graph\.py\)$")
@@ -159,6 +194,26 @@ def load_phase(message: str) -> tuple[str, str] | None:
     two explain-corpus excerpts, helper crash9)."""
     if _LOAD_OOM.search(message):
         return "weights", "vLLM's weight-load OOM message (GPUModelRunner.load_model)"
+    return None
+
+
+_SERVING_LOOP = lazy(r"Exception in callback _log_task_completion|Engine background task failed")
+
+
+def serving_loop_phase(message: str) -> tuple[str, str] | None:
+    """``first_request`` for a failure reported by vLLM V0's ``AsyncLLMEngine`` background loop.
+
+    ``_log_task_completion`` is the done-callback of the ``run_engine_loop`` task: it logs "Engine background task
+    failed" with ``exc_info`` and raises ``AsyncEngineDeadError``, which asyncio reports as "Exception in callback
+    _log_task_completion(…)" (CPython ``asyncio.events.Handle._run``).  The task is created only by
+    ``start_background_loop``, which ``add_request`` calls when the first request arrives (engine/async_llm_engine.py,
+    0.4.0.post1, 0.5.5, 0.6.3.post1, 0.6.6.post1, 0.7.1, 0.8.0 and 0.8.5 wheels), after ``LLMEngine.__init__`` has
+    loaded the weights, sized the KV cache and captured the graphs: the failure is a served request's.  Read in the
+    record and the lines after it (a cut excerpt keeps the callback's line but not the loop's frames: round ex35,
+    langgenius/dify-official-plugins#599)."""
+    if _SERVING_LOOP.search(message):
+        return ("first_request",
+                "vLLM V0's AsyncLLMEngine background loop (_log_task_completion), started by the first request")
     return None
 
 

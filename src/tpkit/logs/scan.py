@@ -14,7 +14,7 @@ from tpkit.logs.anchors import Anchor
 from tpkit.logs.command import command_settings, is_command
 from tpkit.logs.gpu_names import GPU_NEEDLES, gpu_in
 from tpkit.logs.lazyre import lazy
-from tpkit.logs.phases import encoder_phase
+from tpkit.logs.phases import constructor_label, encoder_phase, serving_loop_phase
 from tpkit.logs.prefix import MAIN, RankKey, has_header, split_records
 from tpkit.logs.recovered import relogged_exception
 from tpkit.logs.rules import NEEDLES, apply_rules_wrapped, next_line
@@ -52,10 +52,6 @@ _STARTUP_FAILED = lazy(r"Engine core initialization failed|EngineCore failed to 
 """vLLM V1's start-up failure headers: the API server's RuntimeError (v1/engine/utils.py wait_for_engine_startup)
 and the engine core's log line (v1/engine/core.py run_engine_core), 0.17.0 and 0.20.0 wheels"""
 _NEWLINE = lazy(r"\n")
-_MODEL_CLASS_FILE = lazy(r"/(?:vllm/model_executor|sglang/srt)/models/\w+\.py$")
-"""a model's own module: the loader alone builds its classes (vLLM ``initialize_model``'s ``model_class(vllm_config=…)``,
-model_loader/utils.py, tensorizer.py, 0.11.0; SGLang ``_initialize_model``'s ``model_class(**kwargs)``, srt/model_loader/
-loader.py, 0.5.9): an ``__init__`` frame there is the weight load (``logs.phases``' last rule; ex31: Qwen3-VL#1493)"""
 _MID_PREFIX = lazy(r"\((?:VllmWorker|EngineCore|Worker_TP)")
 """a vLLM process header inside a line (``logs.engine.FORMAT_MARKERS``' '(…' literals), read for its format"""
 _IGNORED, _IGNORED_REACH = "Exception ignored in", 6
@@ -299,8 +295,7 @@ class Scan:
         if (not self._past or self._past[-1] is not tb) and not tb.ignored:
             self._past.append(tb)
         for path, _, func in frames[:200]:
-            built = ": a model class's constructor" if func == "__init__" and _MODEL_CLASS_FILE.search(path) else ""
-            tb.frames.append(f"{func} ({path.rsplit('/', 1)[-1]}{built})")
+            tb.frames.append(f"{func} ({path.rsplit('/', 1)[-1]}{constructor_label(path, func)})")
         tb.last = line_no
         del tb.frames[:-400]
 
@@ -327,7 +322,7 @@ class Scan:
     def _phase(self, kind: str, rank: RankKey, line_no: int, message: str = "") -> tuple[str, str]:
         if kind in fl.KIND_PHASE:
             return fl.KIND_PHASE[kind], f"the failure itself ({kind})"
-        loading = fl.load_phase(message)
+        loading = fl.load_phase(message) or serving_loop_phase(message)
         if loading:
             return loading
         tb = self._traceback_for(rank, line_no)
