@@ -55,6 +55,8 @@ def diagnose_sglang(parsed, a, ctx) -> Diagnosis:
     elif phase == "cuda_graph":
         cause, short, fixes = _graph_failure(sized := sized_oom(parsed, failure), a, ctx, plan)
         cause += sized_note(failure, sized)
+    elif (leak := _pool_check(parsed)) is not None:
+        cause, short, fixes = leak
     elif phase == "first_request" and (root := pool_error_not_memory(parsed, "first_request")) is not None:
         cause, short, fixes = (f"the run failed serving its first requests on {root}, which is not a lack of memory: "
                                "a smaller --mem-fraction-static or --chunked-prefill-size would not help"), None, []
@@ -66,6 +68,12 @@ def diagnose_sglang(parsed, a, ctx) -> Diagnosis:
             oom_sizes(failure)[3], []
     return Diagnosis(status="failed", phase=phase, cause=cause, short_by=short, evidence=ev, fixes=tuple(fixes),
                      findings=tuple(findings))
+
+
+def _pool_check(parsed):
+    from tpkit.explain.sgleak import pool_check_failure  # lazy: rare
+
+    return pool_check_failure(parsed)
 
 
 def _pool_exhausted(failure) -> str:
