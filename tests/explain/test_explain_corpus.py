@@ -109,6 +109,8 @@ _HOW = {
     "graph_scaled": ("SGLang's --cuda-graph-max-bs halved or quartered: the graph memory assumed to scale with the "
                      "captured batch, which the log does not print; --disable-cuda-graph (helper cr34a) needs the "
                      "anchors the pool is re-planned from, which these logs do not print"),
+    "beyond_host": ("the tp fix is re-planned, but needs more GPUs than the log shows its host has (helper cr35b, "
+                    "explain.vhostgpus: a GB10 is its board's only GPU)"),
     "chunk_unplanned": ("SGLang's --chunked-prefill-size halved after a first-request OOM: the activation peak at the "
                         "smaller chunk is neither printed nor planned; no fraction planned from the catalog either "
                         "(helper cr34a: sg_516 names no model, sg_517 / sg_518 are releases before 0.2.15)"),
@@ -133,6 +135,8 @@ NOT_SHOWN = {
     "vl_224": ("helper cr34b: the log measured no weights, so the tp fix is planned from the catalog (class b); tp 4 "
                "at 0.87 fits the nominal plan, but the band's pessimistic end holds no KV token on the 6 GiB card "
                "(cr33c counted it as re-planned from measured weights)"),
+    # helper cr35b (2026-12-07): vl_342's tp 2 (re-planned, 184,256 tokens) needs 2 GPUs; the DGX Spark shows 1
+    "vl_342": _HOW["beyond_host"],
     "vl_1434": _HOW["weights_unplanned"],
     "vl_1435": _HOW["weights_unplanned"],
     "vl_007": _HOW["profile_unplanned"],
