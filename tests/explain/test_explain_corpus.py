@@ -47,7 +47,10 @@ offered as suggestions (NOT_SHOWN); §7.3 'Every claimed fit audited'. Helper cr
 vl_788 (its model in FLAGS_FOR: tp 2 re-planned from the log's weights) and vl_994 (V0's swap space, explain.vswap);
 vl_1378 is UNPLANNED_HARDWARE (an Ascend NPU, explain.vdevice); §7.3 round cr34c. Helper cr34a (2026-12-07): 95 / 152 -> 98 / 152:
 sg_045 (its source's card: the layout re-planned through the planner), sg_519 and sg_520 (the fraction after a
-first-request OOM planned from the catalog at the band's pessimistic end, explain.sgslack) leave NOT_SHOWN; §7.3 cr34a."""
+first-request OOM planned from the catalog at the band's pessimistic end, explain.sgslack) leave NOT_SHOWN; §7.3 cr34a.
+Helper cr35b (2026-12-07): 158 memory crash logs, a fitting fix 106 / 158 -> 107 / 158: vl_995 (an assembled
+Qwen2-VL-72B config) and vl_1290 (its twin thread's model and command) planned from the catalog; vl_342's tp 2 needs 2
+GPUs and one GB10 is its board's only GPU (explain.vhostgpus); §7.3 round cr35b."""
 PHASE_WORDS = {"weight_load": "weights"}
 PARSER_PHASE_DISAGREES = {
     # the reader's phase differs from the label (tests/logs/test_corpus.py KNOWN says why)

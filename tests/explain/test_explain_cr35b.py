@@ -42,6 +42,9 @@ def test_the_environment_report_counts_one_gpu_on_its_line_and_several_below():
             b"GPU 3: NVIDIA L20\n\nNvidia driver version: 565.57.01\n")
     assert (host_gpus_shown(one, None, 1).count, host_gpus_shown(one, None, 1).exact) == (1, True)
     assert (host_gpus_shown(four, None, 1).count, host_gpus_shown(four, None, 1).exact) == (4, True)
+    # ROCm's report prints device 0's name alone (torch.cuda.get_device_name), whatever the count: no count
+    assert host_gpus_shown(b"GPU models and configuration: AMD Instinct MI300X (gfx942:sramecc+:xnack-)\n", None, 1) \
+        is None
     # a report that could not list the GPUs shows nothing
     assert host_gpus_shown(b"GPU models and configuration: Could not collect\n", None, 1) is None
 

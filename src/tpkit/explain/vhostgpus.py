@@ -10,7 +10,8 @@ A ``--tensor-parallel-size`` / ``--pipeline-parallel-size`` fix re-planned per G
   * the environment report vLLM's issue template asks for (``collect_env.py``, torch's and vLLM's copy): 'GPU models
     and configuration:' is ``nvidia-smi -L`` with the UUIDs cut (``get_gpu_info``), one 'GPU i: NAME' line per GPU,
     on the same line when there is one and on the lines below when there are several
-    (``maybe_start_on_next_line``; torch 2.13 ``torch/utils/collect_env.py``, read here);
+    (``maybe_start_on_next_line``; torch 2.13 ``torch/utils/collect_env.py``, read here); a bare name (ROCm, macOS:
+    ``torch.cuda.get_device_name``) is no count;
   * a print of ``torch.cuda.device_count()`` with its value;
   * a unified-memory GPU (the catalog's ``unified_memory``: GB10, Jetson AGX Thor) on a log that ran one GPU: the
     chip is the board's only GPU (one per DGX Spark / Jetson module).
@@ -68,9 +69,10 @@ def _shown_by_text(raw: bytes) -> HostGpus | None:
     m = _COLLECT_ENV.search(raw)
     if m is not None:
         same, below = m.group(1).strip(), m.group(2)
-        ids = {int(g.group(1)) for g in _ENV_GPU.finditer(below)} if not same else \
-            ({int(g.group(1)) for g in _ENV_GPU.finditer(same)} if same.startswith(b"GPU ") else set())
-        n = len(ids) if ids else (1 if same and same.lower() not in (b"none", b"could not collect") else 0)
+        # only nvidia-smi -L's 'GPU i: NAME' lines count: on ROCm (and macOS) the report prints device 0's name alone
+        # (``get_gpu_info`` returns ``torch.cuda.get_device_name(None)``), whatever the count
+        ids = {int(g.group(1)) for g in _ENV_GPU.finditer(below if not same else same)}
+        n = len(ids) if same.startswith(b"GPU ") or not same else 0
         if n:
             return HostGpus(count=n, exact=True, evidence=f"the environment report's 'GPU models and configuration' "
                                                           f"(nvidia-smi -L) lists {n}, line {_line(raw, m.start())}")
