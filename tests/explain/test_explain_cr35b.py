@@ -34,6 +34,9 @@ def test_an_nvidia_smi_table_counts_the_hosts_gpus():
     shown = host_gpus_shown(NVSMI, None, 1)
     assert shown.count == 2 and shown.exact and "nvidia-smi lists 2 GPUs" in shown.evidence
     assert host_gpus_shown(NVSMI[: NVSMI.index(b"\n") + 1], None, 1).count == 1
+    # an older driver's table names the card without 'NVIDIA'
+    old = b"|   0  GeForce RTX 2080 Ti     Off  | 00000000:01:00.0 Off |                  N/A |\n"
+    assert host_gpus_shown(old, None, 1).count == 1
 
 
 def test_the_environment_report_counts_one_gpu_on_its_line_and_several_below():

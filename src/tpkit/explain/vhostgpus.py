@@ -45,7 +45,7 @@ class HostGpus:
     evidence: str
 
 
-_NVSMI_ROW = re.compile(rb"^\|\s+(\d{1,2})\s+(?:NVIDIA|Tesla|Quadro)\b[^|\n]*?\s(?:On|Off)\s+\|", re.M)
+_NVSMI_ROW = re.compile(rb"^\|\s+(\d{1,2})\s+(?:NVIDIA|Tesla|Quadro|GeForce)\b[^|\n]*?\s(?:On|Off)\s+\|", re.M)
 """an nvidia-smi table row: '|   0  NVIDIA GeForce RTX 3080        Off |   00000000:05:00.0 Off |'"""
 _COLLECT_ENV = re.compile(rb"GPU models and configuration:[ \t]*([^\r\n]*)((?:\r?\n[ \t]*GPU \d{1,2}: [^\r\n]+)*)")
 _ENV_GPU = re.compile(rb"GPU (\d{1,2}): ")
