@@ -49,7 +49,10 @@ vl_1378 is UNPLANNED_HARDWARE (an Ascend NPU, explain.vdevice); §7.3 round cr34
 sg_045 (its source's card: the layout re-planned through the planner), sg_519 and sg_520 (the fraction after a
 first-request OOM planned from the catalog at the band's pessimistic end, explain.sgslack) leave NOT_SHOWN; §7.3 cr34a.
 Helper cr35a (2026-12-07): sg_516 leaves NOT_SHOWN (the issue's text names qwen2.5-1.5b-instruct, the title the 80G
-A100: FLAGS_FOR; its first OOM prints no sizes, the same phase's second does: explain.sgsized); §7.3 cr35a."""
+A100: FLAGS_FOR; its first OOM prints no sizes, the same phase's second does: explain.sgsized); §7.3 cr35a.
+Helper cr35b (2026-12-07): 158 memory crash logs, a fitting fix 106 / 158 -> 107 / 158: vl_995 (an assembled
+Qwen2-VL-72B config) and vl_1290 (its twin thread's model and command) planned from the catalog; vl_342's tp 2 needs 2
+GPUs and one GB10 is its board's only GPU (explain.vhostgpus); §7.3 round cr35b."""
 PHASE_WORDS = {"weight_load": "weights"}
 PARSER_PHASE_DISAGREES = {
     # the reader's phase differs from the label (tests/logs/test_corpus.py KNOWN says why)
@@ -116,6 +119,8 @@ _HOW = {
     "graph_scaled": ("SGLang's --cuda-graph-max-bs halved or quartered: the graph memory assumed to scale with the "
                      "captured batch, which the log does not print; --disable-cuda-graph (helper cr34a) needs the "
                      "anchors the pool is re-planned from, which these logs do not print"),
+    "beyond_host": ("the tp fix is re-planned, but needs more GPUs than the log shows its host has (helper cr35b, "
+                    "explain.vhostgpus: a GB10 is its board's only GPU)"),
     "chunk_unplanned": ("SGLang's --chunked-prefill-size halved after a first-request OOM: the activation peak at the "
                         "smaller chunk is neither printed nor planned; no fraction planned from the catalog either "
                         "(helper cr34a: sg_517 / sg_518 are releases before 0.2.15)"),
@@ -127,21 +132,25 @@ NOT_SHOWN = {
     # helper cr34b (2026-12-07): vl_005, vl_342, vl_430, vl_456, vl_785 and vl_1398 left the set, their models passed
     # (FLAGS_FOR) and their fixes re-planned; each log left here says what its excerpt lacks (§7.3 round cr34b)
     "vl_028": _HOW["halved"] + " (a dev journal's excerpt: no model named)",
-    "vl_988": _HOW["halved"] + " (Qwen2.5-7B is named, but the RTX 3070 Laptop GPU is not in tpkit's catalog and the "
-                               "log prints no total)",
+    # helper cr35b: the RTX 3070 Laptop GPU joined the catalog and the model is passed (FLAGS_FOR): tp 4 is re-planned
+    # from the log's 14.25 GiB of weights (150,400 tokens) but needs 4 GPUs, and the environment report lists 1;
+    # fp8 weights (8.15 GiB) and the smaller profile batch still do not fit the card
+    "vl_988": _HOW["beyond_host"].replace("a GB10 is its board's only GPU", "the environment report lists one GPU"),
     "vl_784": _HOW["weights_unplanned"] + " (the notes name Gemma-4-31B in NVFP4, not the checkpoint)",
-    "vl_995": _HOW["weights_unplanned"] + " (Qwen2-VL-72B-Instruct is named; its config.json was not found)",
     "vl_997": _HOW["weights_unplanned"] + " (OPEA/DeepSeek-R1-int4-gptq-sym-inc is named; its config.json, GPTQ int4 "
                                           "run with moe_wna16, was not found)",
     "vl_999": _HOW["weights_unplanned"] + " (a DeepSeek-R1 GGUF Q2 directory: no config.json)",
     "vl_1141": _HOW["weights_unplanned"] + " (the title names 'Qwen2.5-72B FP8', not the checkpoint)",
     "vl_1142": _HOW["weights_unplanned"] + " (the excerpt names no model)",
-    "vl_1290": _HOW["weights_unplanned"] + " (the excerpt names no model)",
     "vl_224": ("helper cr34b: the log measured no weights, so the tp fix is planned from the catalog (class b); tp 4 "
                "at 0.87 fits the nominal plan, but the band's pessimistic end holds no KV token on the 6 GiB card "
                "(cr33c counted it as re-planned from measured weights)"),
-    "vl_1434": _HOW["weights_unplanned"],
-    "vl_1435": _HOW["weights_unplanned"],
+    # helper cr35b (2026-12-07): vl_342's tp 2 (re-planned, 184,256 tokens) needs 2 GPUs; the DGX Spark shows 1
+    "vl_342": _HOW["beyond_host"],
+    "vl_1434": _HOW["weights_unplanned"] + " (the thread: the model went to a card other than the one set; no model "
+                                           "named)",
+    "vl_1435": _HOW["weights_unplanned"] + " (a 23.68 GiB card on the workstation that had just fine-tuned; no model "
+                                           "named)",
     # helper ex35: placed at the weights (a parallel layer's constructor); freeing the listed process is a suggestion
     # there (the weights are not printed and no model is named), where the `other` phase called it a fit
     "vl_1430": _HOW["weights_unplanned"] + " (Xinference's chatglm3-6b-32k on a card another process holds)",
@@ -222,6 +231,11 @@ FLAGS_FOR = {
                "engine_version": "0.17.1"},
     "vl_1398": {"model": str(ROOT / "tests/validation/configs/meta-llama--Llama-3.1-8B-Instruct.json")},
     "vl_005": {"model": "openai/gpt-oss-120b", "gpu": "H100"},
+    # helper cr35b: vl_995's assembled Qwen2-VL-72B config; vl_1290's model and command from its twin thread
+    # (vllm#14092, the same run); vl_988's model, the issue's title (models.json)
+    "vl_995": {"model": str(ROOT / "tests/logs/data/configs/Qwen__Qwen2-VL-72B-Instruct/config.json")},
+    "vl_1290": {"model": "meta-llama/Llama-3.1-70B-Instruct", "tp": 8, "max_model_len": 65536, "enforce_eager": True},
+    "vl_988": {"model": str(ROOT / "tests/validation/configs/Qwen--Qwen2.5-7B.json")},
 }
 """Flags where the excerpt lacks what its source states.  sg_042: the log does not name its model (the source
 does: MedGemma 27B = Gemma-3-27B geometry).  sg_060: the log names deepseek-ai/DeepSeek-V2.5, whose config is not in

@@ -103,7 +103,11 @@ def test_kv_pool_layout_fix_from_the_measured_weights_is_class_a(case_id, flags)
     # vl_342's assembled FP8-dynamic config lets the measured 15.22 GiB scale (with the base config it did not);
     # vl_005: gpt-oss-120b on an H100, both named by its issue's title, 65.97 GiB measured
     fix = _fix(_e(case_id).diagnosis, flags)
-    assert fix.fits and "the log's" in fix.note and PESSIMISTIC not in fix.note
+    # helper cr35b: vl_342's tp 2 needs 2 GPUs and its DGX Spark (GB10) is the board's only one: the re-planned fix
+    # is offered as a suggestion (explain.vhostgpus; tests/explain/test_explain_cr35b.py)
+    beyond_the_host = "needs 2 GPUs; this host shows 1" in fix.note
+    assert (fix.fits or beyond_the_host) and "the log's" in fix.note and PESSIMISTIC not in fix.note
+    assert beyond_the_host == (case_id == "vl_342")
 
 
 def test_kv_pool_layout_fix_without_the_model_stays_a_suggestion():

@@ -66,7 +66,11 @@ def test_every_fix_round_trips(case_id):
     e, _, _ = explained(case_id)
     for fix in e.diagnosis.fixes:
         row = _row(case_id, fix.flags)
-        assert row["outcome"] == "match", row
+        # helper cr35b: vl_989's tp 16 needs 16 GPUs and its nvidia-smi table lists 3 (explain.vhostgpus): offered as
+        # a suggestion, the same tokens as the plan (which knows no host)
+        beyond_the_host = "this host shows" in fix.note
+        assert row["outcome"] == ("suggestion" if beyond_the_host else "match"), row
+        assert beyond_the_host == ((case_id, fix.flags) in {("vl_989", "--tensor-parallel-size 16")})
 
 
 def test_plan_of_the_logs_own_settings_reproduces_the_oom(capsys):

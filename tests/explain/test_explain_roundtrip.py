@@ -179,8 +179,14 @@ def test_every_other_fix_round_trips():
     # helper cr35a (2026-12-07): 85 of 93 -> 86 of 94 matched (sg_516's --mem-fraction-static 0.86, its model from
     # models.json), 17 suggestions (+ sg_516's --chunked-prefill-size, refused before: no model); refused 229 -> 225
     # (sg_516's chunk, and sg_1010 / sg_064 / sg_034 offer no memory fix: explain.sgloadfail)
-    assert sum(r["outcome"] == "suggestion" for r in rows) <= 17
-    assert sum(r["outcome"] == "match" for r in rows) >= 86  # helper cr17: 60 of 62; bl18b: 64 of 66; cr19: 65 of 67;
+    # helper cr35b (2026-12-07): 85 of 93 -> 88 of 96 matched (vl_995's tp 4 and fp8, vl_1290's tp 16 planned from the
+    # catalog with the models their sources name; vl_988's two re-planned on the catalog's RTX 3070 Laptop), 20
+    # suggestions (+ vl_342's tp 2 on one GB10 and vl_989's tp 16 on a 3-GPU nvidia-smi table: more GPUs than the log
+    # shows the host has, explain.vhostgpus; vl_988's tp 4, the same; vl_1290's fp8 below one request at the
+    # pessimistic end), refused 229 -> 222, mismatch 8
+    # lead (merge, session 35): cr35a + cr35b + ex35 together (figures from the merged run)
+    assert sum(r["outcome"] == "suggestion" for r in rows) <= 21
+    assert sum(r["outcome"] == "match" for r in rows) >= 88  # helper cr17: 60 of 62; bl18b: 64 of 66; cr19: 65 of 67;
     # rt23: 86 of 90 (81 of 87 before: vl_989 / vl_992 lost the utilization fix; vl_989, vl_992, vl_993 get 4 each)
     # helper cr31 (2026-12-07): 85 of 89 -> 88 of 94 (sg_513's three fixes match now that its card is read; sg_514's
     # two differ, OPEN "another process")

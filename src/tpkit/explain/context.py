@@ -65,6 +65,8 @@ class Context:
     """vLLM: the log shows speculative decoding ran but prints no speculative config (what is missing, in words)"""
     printed_mig: str | None = None
     """the printed GPU name when it names a MIG slice (``logs.gpu_names.mig_slice_named``), else None"""
+    host_gpus: object | None = None
+    """vLLM: ``explain.vhostgpus.HostGpus``, what the log shows of its host's GPUs (None: nothing beyond one in use)"""
     links: object | None = None
     """``tpkit.startup.links.LinkChoice`` of what the log prints about the TP group's links (no GPU P2P, no NVLink
     mesh, hosts spanned: ``tpkit.logs.links``), for a re-plan; None when it prints nothing about them"""
@@ -170,8 +172,11 @@ def build_context(parsed: ParsedLog, flags: dict | None = None, *, forced_custom
     if engine == "sglang":
         gpu, gpu_source, inferred = sglang_gpu(parsed, values, flags, gpu, gpu_source, contradictions, notes)
     links = links_from_log(raw, values, notes)
+    host = None
     if engine == "vllm":
         notes += _vllm_run_facts(parsed, raw, version, gpu, values, sources)
+        from tpkit.explain.vhostgpus import host_gpus_shown  # helper cr35b: the host's GPU count
+        host = host_gpus_shown(raw, gpu, int(values.get("tp") or 1) * int(values.get("pp") or 1))
     if run.gpu_total is not None and gpu is not None and not run.gpu_total.contains(gpu.total_bytes,
                                                                                    slack=gpu.total_bytes * 0.002):
         notes.append(f"the log prints a device total of {run.gpu_total.text}, {gpu.name} has "
@@ -180,7 +185,7 @@ def build_context(parsed: ParsedLog, flags: dict | None = None, *, forced_custom
                    model_source=model_source, gpu=gpu, gpu_source=gpu_source, contradictions=tuple(contradictions),
                    notes=tuple(notes), forced_custom_allreduce=forced_custom_allreduce, gpu_inferred=inferred,
                    tp_inferred=tp_inferred, spec=spec, spec_source=spec_source or "", spec_missing=spec_missing,
-                   links=links, printed_mig=mig_slice_named(parsed))
+                   links=links, printed_mig=mig_slice_named(parsed), host_gpus=host)
 
 
 def is_rocm(ctx: Context) -> bool:

@@ -58,8 +58,8 @@ def diagnose_vllm(parsed, a, ctx) -> Diagnosis:
     findings: list[str] = []
     if failure.kind == "kv_too_small":
         cause, short, fixes = _kv_too_small(parsed, failure, a, ctx, tokens_for, findings)
-        return Diagnosis(status="failed", phase=phase, cause=cause, short_by=short, evidence=ev, fixes=tuple(fixes),
-                         findings=tuple(findings))
+        return Diagnosis(status="failed", phase=phase, cause=cause, short_by=short, evidence=ev,
+                         fixes=_on_the_host(fixes, ctx), findings=tuple(findings))
     if (npu := _unplanned_device(failure)) is not None:  # an Ascend NPU / Intel XPU OOM (cr34c)
         cause, short, fixes = npu
     elif failure.kind == "startup_free_memory":
@@ -92,7 +92,15 @@ def diagnose_vllm(parsed, a, ctx) -> Diagnosis:
         if fixes:  # a CUDACHECK exit places no step (round ex32: vllm#42609)
             cause += ": the custom all-reduce kernels failed, not a lack of memory"
     cause, fixes = with_freed_card(failure, a, ctx, cause, list(fixes))
-    return Diagnosis(status="failed", phase=phase, cause=cause, short_by=short, evidence=ev, fixes=tuple(fixes))
+    return Diagnosis(status="failed", phase=phase, cause=cause, short_by=short, evidence=ev,
+                     fixes=_on_the_host(fixes, ctx))
+
+
+def _on_the_host(fixes, ctx) -> tuple:
+    """helper cr35b: a tp / pp fix held against the GPUs the log shows its host has (``explain.vhostgpus``)."""
+    from tpkit.explain.vhostgpus import checked_fixes
+
+    return tuple(checked_fixes(fixes, ctx, getattr(ctx, "host_gpus", None)))
 
 
 def _one_request(a, ctx, available: int | None, tp: int | None = None) -> tuple[bool, str]:
