@@ -210,6 +210,8 @@ FLAGS_FOR = {
                "engine_version": "0.17.1"},
     "vl_1398": {"model": str(ROOT / "tests/validation/configs/meta-llama--Llama-3.1-8B-Instruct.json")},
     "vl_005": {"model": "openai/gpt-oss-120b", "gpu": "H100"},
+    # helper cr35c: the issue's title names Qwen2.5-VL-72B (models.json: an assembled config, its KV geometry)
+    "vl_990": {"model": str(ROOT / "tests/logs/data/configs/Qwen__Qwen2.5-VL-72B-Instruct/config.json")},
 }
 """Flags where the excerpt lacks what its source states.  sg_042: the log does not name its model (the source
 does: MedGemma 27B = Gemma-3-27B geometry).  sg_060: the log names deepseek-ai/DeepSeek-V2.5, whose config is not in
