@@ -47,7 +47,10 @@ offered as suggestions (NOT_SHOWN); §7.3 'Every claimed fit audited'. Helper cr
 vl_788 (its model in FLAGS_FOR: tp 2 re-planned from the log's weights) and vl_994 (V0's swap space, explain.vswap);
 vl_1378 is UNPLANNED_HARDWARE (an Ascend NPU, explain.vdevice); §7.3 round cr34c. Helper cr34a (2026-12-07): 95 / 152 -> 98 / 152:
 sg_045 (its source's card: the layout re-planned through the planner), sg_519 and sg_520 (the fraction after a
-first-request OOM planned from the catalog at the band's pessimistic end, explain.sgslack) leave NOT_SHOWN; §7.3 cr34a."""
+first-request OOM planned from the catalog at the band's pessimistic end, explain.sgslack) leave NOT_SHOWN; §7.3 cr34a.
+Helper cr35c (2026-12-07): 106 / 158 -> 107 / 158: vl_990 (its title's Qwen2.5-VL-72B, FLAGS_FOR: the pool it prints
+only in tokens re-planned at the lower utilization, with the --max-model-len that pool holds, explain.vrequest) leaves
+NOT_SHOWN; §7.3 cr35c."""
 PHASE_WORDS = {"weight_load": "weights"}
 PARSER_PHASE_DISAGREES = {
     # the reader's phase differs from the label (tests/logs/test_corpus.py KNOWN says why)
@@ -146,7 +149,6 @@ NOT_SHOWN = {
     "vl_1405": _HOW["profile_unplanned"],
     "vl_256": _HOW["free_not_printed"],
     "vl_344": _HOW["free_not_printed"],
-    "vl_990": _HOW["pool_not_printed"],
     "vl_1291": _HOW["pool_not_printed"],
     "vl_1396": _HOW["pool_not_printed"],
     "sg_516": _HOW["chunk_unplanned"],

@@ -10,6 +10,7 @@ from tpkit.explain.diagnose import (MAX_FRACTION, SUGGESTION, Diagnosis, Fix, by
                                    fp8_could_halve_weights, capture_error_not_memory, custom_allreduce_fix, failure_texts)
 from tpkit.explain.interval import mid_bytes
 from tpkit.explain.refusals import PROFILE_UNPLANNED, REFUSED
+from tpkit.explain.vrequest import longest_request
 from tpkit.explain.voom import (POOL_ALLOCATION, first_request_failure, graph_failure, oom_short, unshown,
                                 pool_alloc_failure, weights_failure, with_freed_card)
 from tpkit.units import Bytes, GiB, MiB
@@ -97,30 +98,10 @@ def diagnose_vllm(parsed, a, ctx) -> Diagnosis:
 
 def _one_request(a, ctx, available: int | None, tp: int | None = None) -> tuple[bool, str]:
     """(whether ``available`` KV bytes hold one request of the run's max_model_len, the words when they do not):
-    vLLM refuses to start otherwise ('To serve at least one request with the models's max seq len …',
-    ``v1/core/kv_cache_utils.py`` ``check_enough_kv_cache_memory``, 0.6–0.33), so a fix that leaves less is no fit.
-    The need is vLLM's own (``engines.vllm.capacity.estimate_max_model_len`` on the run's KV layout at ``tp``:
-    sliding and mamba groups need less than the full length); (True, "") where the model, the length or the layout
-    is unknown."""
-    mml = ctx.get("context_length") or getattr(ctx.model, "max_position_embeddings", None)
-    if available is None or ctx.model is None or not mml:
-        return True, ""
-    try:
-        from tpkit.engines.vllm.capacity import estimate_max_model_len, max_concurrent_batches
-        from tpkit.explain.vlayout import token_layout
-        from tpkit.explain.vtokens import log_rules
-
-        rules = log_rules(ctx)
-        pp = int(ctx.get("pp", 1) or 1)
-        layout, _ = token_layout(ctx, tp or int(ctx.get("tp", 1) or 1), pp, int(ctx.get("page_size", 16) or 16),
-                                 rules)
-        if layout is None:
-            return True, ""
-        in_flight = int(ctx.get("max_num_batched_tokens") or 2048) * max_concurrent_batches(rules, pp)
-        longest = estimate_max_model_len(layout, Bytes(max(int(available), 0)), int(mml), in_flight, rules)
-    except REFUSED:  # a layout the rules refuse to build (user input): the check is not made; a bug raises
-        return True, ""
-    if longest >= int(mml):
+    vLLM refuses to start otherwise (``explain.vrequest.longest_request``, vLLM's own estimate); (True, "") where
+    the model, the length or the layout is unknown."""
+    longest, mml = longest_request(a, ctx, available, tp)
+    if longest is None or longest >= mml:
         return True, ""
     return False, (f"vLLM refuses to start: one request of max_model_len {int(mml):,} does not fit (the longest that "
                    f"does is {longest:,}); lower --max-model-len too")
