@@ -214,6 +214,8 @@ FLAGS_FOR = {
     "vl_005": {"model": "openai/gpt-oss-120b", "gpu": "H100"},
     # helper cr35c: the issue's title names Qwen2.5-VL-72B (models.json: an assembled config, its KV geometry)
     "vl_990": {"model": str(ROOT / "tests/logs/data/configs/Qwen__Qwen2.5-VL-72B-Instruct/config.json")},
+    # helper cr35c: vllm#27508's title names gpt-oss-120b on H100; its nvidia-smi shows the one H100 80GB idle
+    "vl_007": {"model": "openai/gpt-oss-120b", "gpu": "H100"},
 }
 """Flags where the excerpt lacks what its source states.  sg_042: the log does not name its model (the source
 does: MedGemma 27B = Gemma-3-27B geometry).  sg_060: the log names deepseek-ai/DeepSeek-V2.5, whose config is not in
