@@ -10,6 +10,7 @@ from tpkit.explain.diagnose import (MAX_FRACTION, SUGGESTION, Diagnosis, Fix, by
                                    fp8_could_halve_weights, capture_error_not_memory, custom_allreduce_fix, failure_texts)
 from tpkit.explain.interval import mid_bytes
 from tpkit.explain.refusals import PROFILE_UNPLANNED, REFUSED
+from tpkit.explain.vnoblocks import shorter_profile_fix
 from tpkit.explain.vrequest import longest_request
 from tpkit.explain.voom import (POOL_ALLOCATION, first_request_failure, graph_failure, oom_short, unshown,
                                 pool_alloc_failure, weights_failure, with_freed_card)
@@ -436,8 +437,10 @@ def _no_kv_memory(a, ctx, tokens_for):
                                                           fits=room > 0 and one, why=why, note="; ".join(
                                                       x for x in ("assumes 16-bit weights", bound, words) if x)),
                                                       _HALVED)))
-    why = "a smaller profile run lowers the activation peak"
-    fixes.append(_vr().reprofiled(a, ctx, {"max_num_seqs": 64, "max_num_batched_tokens": 4096}, why) or unshown(Fix(
+    why, batch = "a smaller profile run lowers the activation peak", {"max_num_seqs": 64, "max_num_batched_tokens": 4096}
+    planned = _vr().reprofiled(a, ctx, batch, why)
+    fixes.append(planned or unshown(Fix(
         flags="--max-num-seqs 64 --max-num-batched-tokens 4096", kv_tokens=None, fits=True, why=why),
         PROFILE_UNPLANNED))
-    return cause, short, fixes
+    shorter = shorter_profile_fix(a, ctx, planned, batch, why)  # cr35c: the length its pessimistic end holds
+    return cause, short, fixes + ([shorter] if shorter else [])
