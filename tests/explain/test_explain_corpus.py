@@ -48,9 +48,10 @@ vl_788 (its model in FLAGS_FOR: tp 2 re-planned from the log's weights) and vl_9
 vl_1378 is UNPLANNED_HARDWARE (an Ascend NPU, explain.vdevice); §7.3 round cr34c. Helper cr34a (2026-12-07): 95 / 152 -> 98 / 152:
 sg_045 (its source's card: the layout re-planned through the planner), sg_519 and sg_520 (the fraction after a
 first-request OOM planned from the catalog at the band's pessimistic end, explain.sgslack) leave NOT_SHOWN; §7.3 cr34a.
-Helper cr35c (2026-12-07): 106 / 158 -> 107 / 158: vl_990 (its title's Qwen2.5-VL-72B, FLAGS_FOR: the pool it prints
-only in tokens re-planned at the lower utilization, with the --max-model-len that pool holds, explain.vrequest) leaves
-NOT_SHOWN; §7.3 cr35c."""
+Helper cr35c (2026-12-07): 106 / 158 -> 108 / 158: vl_990 (its title's Qwen2.5-VL-72B, FLAGS_FOR: the pool it prints
+only in tokens re-planned at the lower utilization, with the --max-model-len that pool holds, explain.vrequest) and
+vl_007 (its thread's gpt-oss-120b on one idle H100: the smaller profile batch planned from the catalog with the
+--max-model-len its pessimistic end holds, explain.vnoblocks) leave NOT_SHOWN; §7.3 cr35c."""
 PHASE_WORDS = {"weight_load": "weights"}
 PARSER_PHASE_DISAGREES = {
     # the reader's phase differs from the label (tests/logs/test_corpus.py KNOWN says why)
@@ -138,7 +139,6 @@ NOT_SHOWN = {
                "(cr33c counted it as re-planned from measured weights)"),
     "vl_1434": _HOW["weights_unplanned"],
     "vl_1435": _HOW["weights_unplanned"],
-    "vl_007": _HOW["profile_unplanned"],
     "vl_794": _HOW["profile_unplanned"],
     "vl_1148": _HOW["profile_unplanned"],
     "vl_1149": _HOW["profile_unplanned"],

@@ -97,3 +97,46 @@ def test_vl_990_fix_round_trips_through_plan_from_log():
                 if c["id"] == "vl_990")
     [row] = rt.check_all([case])["fixes"]
     assert row["outcome"] == "match" and row["plan_fits"] and abs(row["plan_kv_tokens"] - 3904) <= 16
+
+
+# --- explain.vnoblocks: the smaller profile batch with the length its pessimistic end holds -----------------------
+
+def test_vl_007_smaller_profile_with_the_length_the_pessimistic_end_holds():
+    d = explain_log(log_bytes("vl_007"), flags=FLAGS_FOR["vl_007"]).diagnosis
+    plain = next(f for f in d.fixes if f.flags == "--max-num-seqs 64 --max-num-batched-tokens 4096")
+    assert not plain.fits and "below the 131,072" in plain.note  # the default length misses the pessimistic end
+    [fit] = [f for f in d.fixes if f.fits]
+    assert fit.flags == "--max-num-seqs 64 --max-num-batched-tokens 4096 --max-model-len 118576"
+    assert "≥ the 118,576" in fit.note
+    # without the model and GPU its thread names: nothing planned, nothing shown to fit
+    d = explain_log(log_bytes("vl_007")).diagnosis
+    assert not any(f.fits for f in d.fixes) and not any("--max-model-len" in f.flags for f in d.fixes)
+
+
+def test_shorter_profile_fix_only_where_it_applies(monkeypatch):
+    from tpkit.explain import vnoblocks
+
+    ctx, a = _Ctx(context_length=131072), _a()
+    batch = {"max_num_seqs": 64, "max_num_batched_tokens": 4096}
+    shown = Fix(flags="--max-num-seqs 64 --max-num-batched-tokens 4096", kv_tokens=1, fits=True, why="w")
+    unshown_fix = Fix(flags=shown.flags, kv_tokens=1, fits=False, why="w", note=SUGGESTION)
+    assert vnoblocks.shorter_profile_fix(a, ctx, None, batch, "w") is None
+    assert vnoblocks.shorter_profile_fix(a, ctx, shown, batch, "w") is None  # already a fit
+    assert vnoblocks.shorter_profile_fix(a, ctx, unshown_fix, {**batch, "max_model_len": 4096}, "w") is None
+    calls = []
+
+    def tokens(c, an, changes):
+        calls.append(dict(changes))
+        return 0 if not changes else 118_592
+
+    monkeypatch.setattr(vnoblocks, "_pessimistic_tokens", tokens)
+    monkeypatch.setattr("tpkit.explain.vreplan.reprofiled",
+                        lambda a, c, changes, why: Fix(flags=str(changes["max_model_len"]), kv_tokens=1, fits=True,
+                                                       why=why))
+    assert vnoblocks.shorter_profile_fix(a, ctx, unshown_fix, batch, "w").flags == "118576"
+    # the log's own settings keep tokens at the pessimistic end: the catalog does not reproduce the failure
+    monkeypatch.setattr(vnoblocks, "_pessimistic_tokens", lambda c, an, changes: 5_000 if not changes else 118_592)
+    assert vnoblocks.shorter_profile_fix(a, ctx, unshown_fix, batch, "w") is None
+    # the pessimistic end already holds the default length: nothing to shorten
+    monkeypatch.setattr(vnoblocks, "_pessimistic_tokens", lambda c, an, changes: 0 if not changes else 140_000)
+    assert vnoblocks.shorter_profile_fix(a, ctx, unshown_fix, batch, "w") is None
