@@ -9,9 +9,7 @@ from functools import partial
 from tpkit.explain.diagnose import (MAX_FRACTION, SUGGESTION, Diagnosis, Fix, bytes_text, kv_heads_shard,
                                    fp8_could_halve_weights, capture_error_not_memory, custom_allreduce_fix, failure_texts)
 from tpkit.explain.interval import mid_bytes
-from tpkit.explain.refusals import PROFILE_UNPLANNED, REFUSED
-from tpkit.explain.vnoblocks import shorter_profile_fix
-from tpkit.explain.vrequest import longest_request
+from tpkit.explain.refusals import REFUSED
 from tpkit.explain.voom import (POOL_ALLOCATION, first_request_failure, graph_failure, oom_short, unshown,
                                 pool_alloc_failure, weights_failure, with_freed_card)
 from tpkit.units import Bytes, GiB, MiB
@@ -101,6 +99,8 @@ def _one_request(a, ctx, available: int | None, tp: int | None = None) -> tuple[
     """(whether ``available`` KV bytes hold one request of the run's max_model_len, the words when they do not):
     vLLM refuses to start otherwise (``explain.vrequest.longest_request``, vLLM's own estimate); (True, "") where
     the model, the length or the layout is unknown."""
+    from tpkit.explain.vrequest import longest_request  # cr35c; here: explain's cold start
+
     longest, mml = longest_request(a, ctx, available, tp)
     if longest is None or longest >= mml:
         return True, ""
@@ -437,10 +437,6 @@ def _no_kv_memory(a, ctx, tokens_for):
                                                           fits=room > 0 and one, why=why, note="; ".join(
                                                       x for x in ("assumes 16-bit weights", bound, words) if x)),
                                                       _HALVED)))
-    why, batch = "a smaller profile run lowers the activation peak", {"max_num_seqs": 64, "max_num_batched_tokens": 4096}
-    planned = _vr().reprofiled(a, ctx, batch, why)
-    fixes.append(planned or unshown(Fix(
-        flags="--max-num-seqs 64 --max-num-batched-tokens 4096", kv_tokens=None, fits=True, why=why),
-        PROFILE_UNPLANNED))
-    shorter = shorter_profile_fix(a, ctx, planned, batch, why)  # cr35c: the length its pessimistic end holds
-    return cause, short, fixes + ([shorter] if shorter else [])
+    from tpkit.explain.vnoblocks import profile_fixes  # helper cr35c; here: explain's cold start
+
+    return cause, short, fixes + profile_fixes(a, ctx)

@@ -14,10 +14,26 @@ log's batch at the band's pessimistic end): otherwise the failure comes from wha
 
 from __future__ import annotations
 
-from tpkit.explain.diagnose import Fix
-from tpkit.explain.refusals import REFUSED
+from tpkit.explain.diagnose import Fix, unshown
+from tpkit.explain.refusals import PROFILE_UNPLANNED, REFUSED
 
-__all__ = ["shorter_profile_fix"]
+__all__ = ["profile_fixes", "shorter_profile_fix"]
+
+SMALLER_BATCH = {"max_num_seqs": 64, "max_num_batched_tokens": 4096}
+"""the no-blocks fallback's smaller profile batch (``vdiagnose._no_kv_memory`` since round cr33c; moved here)"""
+
+
+def profile_fixes(a, ctx) -> list[Fix]:
+    """A no-blocks failure's profile fixes: ``SMALLER_BATCH`` re-planned where the model and GPU are known
+    (``vreplan.reprofiled``), else offered unplanned (``PROFILE_UNPLANNED``); then ``shorter_profile_fix``."""
+    from tpkit.explain import vreplan
+
+    why = "a smaller profile run lowers the activation peak"
+    flags = " ".join(f"--{k.replace('_', '-')} {v}" for k, v in SMALLER_BATCH.items())
+    planned = vreplan.reprofiled(a, ctx, dict(SMALLER_BATCH), why)
+    shorter = shorter_profile_fix(a, ctx, planned, dict(SMALLER_BATCH), why)
+    return [planned or unshown(Fix(flags=flags, kv_tokens=None, fits=True, why=why), PROFILE_UNPLANNED)] + (
+        [shorter] if shorter else [])
 
 
 def _pessimistic_tokens(ctx, a, changes: dict) -> int | None:

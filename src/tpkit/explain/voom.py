@@ -9,7 +9,6 @@ import re
 
 from tpkit.explain.diagnose import OTHERS_NEGLIGIBLE_FRACTION, Fix, bytes_text, fp8_could_halve_weights, unshown
 from tpkit.explain.interval import mid_bytes
-from tpkit.explain.vrequest import pool_from_tokens, with_one_request
 from tpkit.units import GiB
 
 __all__ = ["first_request_failure", "graph_failure", "oom_short", "weights_failure", "unshown", "with_freed_card",
@@ -175,6 +174,8 @@ def freed_card_fix(failure, held, a, ctx) -> Fix:
 def first_request_failure(failure, a, tokens_for, *, ctx=None, texts: str = ""):
     """Out of memory after start-up: (cause, short, fixes) — a lower utilisation leaves room for activations; for
     the sampler's warm-up (``texts``: the run's error lines), fewer sequences too (``sampler_warmup_fix``)."""
+    from tpkit.explain.vrequest import pool_from_tokens, with_one_request  # cr35c; here: explain's cold start
+
     req, free, short = _oom_sizes(failure)
     total = mid_bytes(a.total)
     avail = mid_bytes(a.available) or (pool_from_tokens(a) if ctx is not None else None)
