@@ -52,7 +52,11 @@ Helper cr35a (2026-12-07): sg_516 leaves NOT_SHOWN (the issue's text names qwen2
 A100: FLAGS_FOR; its first OOM prints no sizes, the same phase's second does: explain.sgsized); §7.3 cr35a.
 Helper cr35b (2026-12-07): 158 memory crash logs, a fitting fix 106 / 158 -> 107 / 158: vl_995 (an assembled
 Qwen2-VL-72B config) and vl_1290 (its twin thread's model and command) planned from the catalog; vl_342's tp 2 needs 2
-GPUs and one GB10 is its board's only GPU (explain.vhostgpus); §7.3 round cr35b."""
+GPUs and one GB10 is its board's only GPU (explain.vhostgpus); §7.3 round cr35b.
+Helper cr35c (2026-12-07): 106 / 158 -> 108 / 158: vl_990 (its title's Qwen2.5-VL-72B, FLAGS_FOR: the pool it prints
+only in tokens re-planned at the lower utilization, with the --max-model-len that pool holds, explain.vrequest) and
+vl_007 (its thread's gpt-oss-120b on one idle H100: the smaller profile batch planned from the catalog with the
+--max-model-len its pessimistic end holds, explain.vnoblocks) leave NOT_SHOWN; §7.3 cr35c."""
 PHASE_WORDS = {"weight_load": "weights"}
 PARSER_PHASE_DISAGREES = {
     # the reader's phase differs from the label (tests/logs/test_corpus.py KNOWN says why)
@@ -165,7 +169,6 @@ NOT_SHOWN = {
     "vl_1405": _HOW["profile_unplanned"],
     "vl_256": _HOW["free_not_printed"],
     "vl_344": _HOW["free_not_printed"],
-    "vl_990": _HOW["pool_not_printed"],
     "vl_1291": _HOW["pool_not_printed"],
     "vl_1396": _HOW["pool_not_printed"],
     "vl_1432": _HOW["pool_not_printed"] + " (helper ex35: placed at first_request by V0's background-loop callback)",
@@ -236,6 +239,10 @@ FLAGS_FOR = {
     "vl_995": {"model": str(ROOT / "tests/logs/data/configs/Qwen__Qwen2-VL-72B-Instruct/config.json")},
     "vl_1290": {"model": "meta-llama/Llama-3.1-70B-Instruct", "tp": 8, "max_model_len": 65536, "enforce_eager": True},
     "vl_988": {"model": str(ROOT / "tests/validation/configs/Qwen--Qwen2.5-7B.json")},
+    # helper cr35c: the issue's title names Qwen2.5-VL-72B (models.json: an assembled config, its KV geometry)
+    "vl_990": {"model": str(ROOT / "tests/logs/data/configs/Qwen__Qwen2.5-VL-72B-Instruct/config.json")},
+    # helper cr35c: vllm#27508's title names gpt-oss-120b on H100; its nvidia-smi shows the one H100 80GB idle
+    "vl_007": {"model": "openai/gpt-oss-120b", "gpu": "H100"},
 }
 """Flags where the excerpt lacks what its source states.  sg_042: the log does not name its model (the source
 does: MedGemma 27B = Gemma-3-27B geometry).  sg_060: the log names deepseek-ai/DeepSeek-V2.5, whose config is not in

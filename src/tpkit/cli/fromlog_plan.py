@@ -86,6 +86,7 @@ def non_kv_from_log(args, log, result, weights: dict,
         return None  # the log prints its peak activation: that term is measured, not moved
     available, pinned = _log_available(a, failure, no_blocks)
     extra = result.extra or {}
+    available = available or _pool_in_tokens(args, a, extra)
     if available is None or "available_kv_bytes" not in extra or extra.get("override"):
         return None
     if not budget_only_change(args, log.context, same_profile):
@@ -130,6 +131,22 @@ def _log_available(a, failure, no_blocks: bool) -> tuple[object, object]:
     return pinned or getattr(a, "available", None) or (Iv(Bytes(0), Bytes(0)) if no_blocks else None), pinned
 
 
+def _pool_in_tokens(args, a, extra: dict):
+    """The pool a log prints only in tokens ('GPU KV cache size: N tokens', vLLM 0.8.x V1, no 'Available KV cache
+    memory'), as memory: whole blocks of the plan's own KV page at the log's layout, [N, N + one block) tokens
+    (``explain.vrequest.pool_from_tokens``, helper cr35c); None where the log prints the memory, no tokens, or the
+    flags change the page (``--kv-cache-dtype``, ``--block-size``)."""
+    from tpkit.explain.interval import Iv
+
+    tokens, per_block, block = getattr(a, "tokens_printed", None), extra.get("bytes_per_block"), extra.get("block_size")
+    if getattr(a, "available", None) is not None or not tokens or not per_block or not block:
+        return None
+    if {"kv_cache_dtype", "block_size"} & set(getattr(args, "user_given", ())):
+        return None
+    low = int(tokens) // int(block) * int(per_block)
+    return Iv(Bytes(low), Bytes(low + int(per_block) - 1))
+
+
 def _available_said(a, failure, available, pinned, no_blocks: bool) -> str:
     """Where ``non_kv_from_log``'s available KV memory comes from, in words."""
     row = next((r for r in a.rows if r.item == "available KV cache memory" and r.line_no), None)
@@ -141,6 +158,9 @@ def _available_said(a, failure, available, pinned, no_blocks: bool) -> str:
         return (f"'Available KV cache memory' {available.text()} ({f'log line {row.line_no}' if row else 'the log'})"
                 + (f", narrowed by the log's 'estimated maximum model length is {est.text}' (vLLM's exact available "
                    "memory holds that many blocks)" if pinned is not None and est is not None else ""))
+    if getattr(a, "tokens_printed", None) and (failure is None or failure.count("kv_tokens") is None):
+        return f"the KV pool the log prints as {a.tokens_printed:,} tokens, in whole blocks of the plan's page: " \
+               f"{available.text()}"
     # V0: the capacity the error prints pins the available memory to whole blocks
     return (f"the available KV memory {available.text()} that the log's KV capacity of {kv.text} tokens pins "
             f"(line {failure.line_no})" if kv is not None else f"the available KV memory {available.text()}")

@@ -9,7 +9,7 @@ from functools import partial
 from tpkit.explain.diagnose import (MAX_FRACTION, SUGGESTION, Diagnosis, Fix, bytes_text, kv_heads_shard,
                                    fp8_could_halve_weights, capture_error_not_memory, custom_allreduce_fix, failure_texts)
 from tpkit.explain.interval import mid_bytes
-from tpkit.explain.refusals import PROFILE_UNPLANNED, REFUSED
+from tpkit.explain.refusals import REFUSED
 from tpkit.explain.voom import (POOL_ALLOCATION, first_request_failure, graph_failure, oom_short, unshown,
                                 pool_alloc_failure, weights_failure, with_freed_card)
 from tpkit.units import Bytes, GiB, MiB
@@ -105,30 +105,12 @@ def _on_the_host(fixes, ctx) -> tuple:
 
 def _one_request(a, ctx, available: int | None, tp: int | None = None) -> tuple[bool, str]:
     """(whether ``available`` KV bytes hold one request of the run's max_model_len, the words when they do not):
-    vLLM refuses to start otherwise ('To serve at least one request with the models's max seq len …',
-    ``v1/core/kv_cache_utils.py`` ``check_enough_kv_cache_memory``, 0.6–0.33), so a fix that leaves less is no fit.
-    The need is vLLM's own (``engines.vllm.capacity.estimate_max_model_len`` on the run's KV layout at ``tp``:
-    sliding and mamba groups need less than the full length); (True, "") where the model, the length or the layout
-    is unknown."""
-    mml = ctx.get("context_length") or getattr(ctx.model, "max_position_embeddings", None)
-    if available is None or ctx.model is None or not mml:
-        return True, ""
-    try:
-        from tpkit.engines.vllm.capacity import estimate_max_model_len, max_concurrent_batches
-        from tpkit.explain.vlayout import token_layout
-        from tpkit.explain.vtokens import log_rules
+    vLLM refuses to start otherwise (``explain.vrequest.longest_request``, vLLM's own estimate); (True, "") where
+    the model, the length or the layout is unknown."""
+    from tpkit.explain.vrequest import longest_request  # cr35c; here: explain's cold start
 
-        rules = log_rules(ctx)
-        pp = int(ctx.get("pp", 1) or 1)
-        layout, _ = token_layout(ctx, tp or int(ctx.get("tp", 1) or 1), pp, int(ctx.get("page_size", 16) or 16),
-                                 rules)
-        if layout is None:
-            return True, ""
-        in_flight = int(ctx.get("max_num_batched_tokens") or 2048) * max_concurrent_batches(rules, pp)
-        longest = estimate_max_model_len(layout, Bytes(max(int(available), 0)), int(mml), in_flight, rules)
-    except REFUSED:  # a layout the rules refuse to build (user input): the check is not made; a bug raises
-        return True, ""
-    if longest >= int(mml):
+    longest, mml = longest_request(a, ctx, available, tp)
+    if longest is None or longest >= mml:
         return True, ""
     return False, (f"vLLM refuses to start: one request of max_model_len {int(mml):,} does not fit (the longest that "
                    f"does is {longest:,}); lower --max-model-len too")
@@ -463,8 +445,6 @@ def _no_kv_memory(a, ctx, tokens_for):
                                                           fits=room > 0 and one, why=why, note="; ".join(
                                                       x for x in ("assumes 16-bit weights", bound, words) if x)),
                                                       _HALVED)))
-    why = "a smaller profile run lowers the activation peak"
-    fixes.append(_vr().reprofiled(a, ctx, {"max_num_seqs": 64, "max_num_batched_tokens": 4096}, why) or unshown(Fix(
-        flags="--max-num-seqs 64 --max-num-batched-tokens 4096", kv_tokens=None, fits=True, why=why),
-        PROFILE_UNPLANNED))
-    return cause, short, fixes
+    from tpkit.explain.vnoblocks import profile_fixes  # helper cr35c; here: explain's cold start
+
+    return cause, short, fixes + profile_fixes(a, ctx)

@@ -29,13 +29,15 @@ def _vreplan():
     return vreplan
 
 
-def _lower_utilisation(u, total, short, avail, tokens_for, *, why: str) -> list[Fix]:
+def _lower_utilisation(u, total, short, avail, tokens_for, *, why: str, request=None) -> list[Fix]:
     """A lower ``--gpu-memory-utilization`` that leaves the OOM's own shortfall (asked − free, torch's figures)
     outside vLLM's budget, on vLLM's 0.01 grid, with the KV tokens the same anchors give at it; none when the
     shortfall is unknown or not positive (a free figure above the request does not measure it) or u would reach 0.
     A fit (class a) only where the log prints the KV cache's memory and the smaller pool still holds a token; else a
     suggestion.  Before round cr33c the rule added 1 GiB to the shortfall, a margin no source gives (round cr33b);
-    the margin is gone: the printed shortfall is the one figure the log shows."""
+    the margin is gone: the printed shortfall is the one figure the log shows.  ``request`` (smaller pool bytes, fix ->
+    fix: ``explain.vrequest.with_one_request``) checks the fit against vLLM's start-up check on one max_model_len
+    request (round cr35c)."""
     if not total or u is None or short is None or short.bytes <= 0:
         return []
     u2 = math.floor((u - short.bytes / total) * 100 + 1e-9) / 100
@@ -45,7 +47,7 @@ def _lower_utilisation(u, total, short, avail, tokens_for, *, why: str) -> list[
     fix = Fix(flags=f"--gpu-memory-utilization {u2:.2f}", kv_tokens=tokens, fits=bool(tokens and tokens > 0),
               why=why + f" ({u:.2f} − {u2:.2f} = {u - u2:.2f} × total ≥ the {bytes_text(short)} short)")
     if fix.fits:
-        return [fix]
+        return [request(fix, avail - int((u - u2) * total)) if request else fix]
     missing = ("the log prints no 'Available KV cache memory', so the smaller pool's tokens cannot be re-planned"
                if not avail else "the smaller pool holds no token")
     return [unshown(fix, missing)]
@@ -172,9 +174,11 @@ def freed_card_fix(failure, held, a, ctx) -> Fix:
 def first_request_failure(failure, a, tokens_for, *, ctx=None, texts: str = ""):
     """Out of memory after start-up: (cause, short, fixes) — a lower utilisation leaves room for activations; for
     the sampler's warm-up (``texts``: the run's error lines), fewer sequences too (``sampler_warmup_fix``)."""
+    from tpkit.explain.vrequest import pool_from_tokens, with_one_request  # cr35c; here: explain's cold start
+
     req, free, short = _oom_sizes(failure)
     total = mid_bytes(a.total)
-    avail = mid_bytes(a.available)
+    avail = mid_bytes(a.available) or (pool_from_tokens(a) if ctx is not None else None)
     cause = "out of memory after start-up (first requests)"
     if short is not None and short.bytes <= 0:
         cause += (f": asked for {req.text} with {free.text} free (torch reads the free figure once the allocation "
@@ -182,7 +186,8 @@ def first_request_failure(failure, a, tokens_for, *, ctx=None, texts: str = ""):
     elif short is not None:
         cause += f": asked for {req.text}, {free.text} free (short by {bytes_text(short)})"
     fixes = _lower_utilisation(a.utilization, total, short, avail, tokens_for,
-                               why="leaves room outside vLLM's budget for the activations")
+                               why="leaves room outside vLLM's budget for the activations",
+                               request=(lambda fix, smaller: with_one_request(fix, a, ctx, smaller)) if ctx else None)
     seqs = sampler_warmup_fix(failure, a, ctx, texts) if ctx is not None else None
     return cause, short, fixes + ([seqs] if seqs else [])
 
