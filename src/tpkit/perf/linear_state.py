@@ -37,7 +37,6 @@ round fx35c).  The ``reference`` layout keeps ``linear_attn``'s sizes (its own c
 
 from __future__ import annotations
 
-from tpkit.engines.mamba2_state import MAMBA2_SPEC_TYPES, mamba2_state_bytes, ssm_state_bytes
 from tpkit.perf.kernels import ACT_BYTES
 
 __all__ = ["linear_state_bytes", "state_sizes"]
@@ -49,7 +48,12 @@ def state_sizes(spec, engine: str) -> tuple[int, int]:
     la = spec.linear_attn
     state = la.state_bytes_per_layer.bytes if la and la.state_bytes_per_layer else 0
     temporal = la.temporal_bytes_per_layer.bytes if la and la.temporal_bytes_per_layer else 0
-    if engine == "vllm" and spec.model_type in MAMBA2_SPEC_TYPES and state and temporal:
+    if engine != "vllm" or not (state and temporal):
+        return state, temporal
+    # imported here: a model without linear-attention layers never needs it (tests/cli/test_cold_imports.py ceilings)
+    from tpkit.engines.mamba2_state import MAMBA2_SPEC_TYPES, mamba2_state_bytes, ssm_state_bytes
+
+    if spec.model_type in MAMBA2_SPEC_TYPES:
         ssm = ssm_state_bytes(spec, None, ACT_BYTES)   # no release reads another dtype for these types
         state = mamba2_state_bytes(spec, 1, ACT_BYTES, ssm)
         temporal = state - mamba2_state_bytes(spec, 1, ACT_BYTES, 0)
