@@ -31,6 +31,9 @@ models/config.py at 492 lines; ``models.load`` reads every model through it); pl
 explain vllm +1 (engines.vllm.batch_defaults: vLLM's default batch sizes, split from engines/vllm/inputs.py at 480).
 Helper ex34 (2026-12-07, session 34): every explain command +1 (logs.recovered: wrapped frame lines, a re-logged
 exception and a linker's error, read back; logs/scan.py is at its 500-line limit and logs/failures.py at 495).
+Helper fx35c (2026-12-07, session 35): plan vllm and explain vllm +1 (engines.mamba2_state: vLLM's Mamba-2 state sizes
+and SSM dtype rule, moved out of engines/vllm/layer_bytes.py so that `tpkit perf` prices the same state without the
+vLLM package; perf imports it only for a model with linear-attention layers, so its ceilings stay).
 """
 
 import contextlib
@@ -71,7 +74,7 @@ CASES = {
     "plan sglang text": (["plan", *KIMI, "--mem-fraction-static", "0.85"], PLAN_NOT + ("tpkit.engines.vllm.policy",),
                          98),  # +1 engines.sglang.mla_copies (gx32: SGLang's MLA w_kc / w_vc copies)
     "plan vllm json": (["plan", "meta-llama/Llama-3.1-8B-Instruct", "--engine", "vllm", "--gpu", "H100", "--json"],
-                       PLAN_NOT + ("tpkit.engines.sglang.policy", "tpkit.cli.render"), 116),  # +1 engines.vllm.maxlen (tidy27: the max model length vLLM accepts), +1 backend_choice (be11), +1 q14, +1 v0chunk, +1 lora_lines, +1 option_checks, +1 graph_fa3 (vx25: FLASH_ATTN on Hopper only), +1 cli.pasted (ux25)
+                       PLAN_NOT + ("tpkit.engines.sglang.policy", "tpkit.cli.render"), 117),  # +1 engines.mamba2_state (fx35c), +1 engines.vllm.maxlen (tidy27: the max model length vLLM accepts), +1 backend_choice (be11), +1 q14, +1 v0chunk, +1 lora_lines, +1 option_checks, +1 graph_fa3 (vx25: FLASH_ATTN on Hopper only), +1 cli.pasted (ux25)
     "perf sglang spec": (["perf", *KIMI, "--speculative-algorithm", "EAGLE3"], PERF_NOT + ("tpkit.perf.runtime_vllm",),
                          70),
     "perf sglang json": (["perf", *KIMI, "--json"], PERF_NOT + ("tpkit.perf.runtime_vllm",), 70),
@@ -104,7 +107,8 @@ CASES = {
                             104),
     # explain vllm: +1 engines.vllm.maxlen (tidy27); +1 explain.voom (cr31: vdiagnose.py split at 500 lines);
     # +1 explain.vhostgpus (cr35b: the host's GPU count, read for every vLLM log)
-    "explain vllm": (["explain", VLLM_LOG], EXPLAIN_NOT + ("tpkit.explain.sglang", "tpkit.engines.sglang.pool"), 102),
+    # explain vllm +1: tpkit.engines.mamba2_state (fx35c: vLLM's Mamba-2 state rule, shared with perf)
+    "explain vllm": (["explain", VLLM_LOG], EXPLAIN_NOT + ("tpkit.explain.sglang", "tpkit.engines.sglang.pool"), 103),
 }
 
 

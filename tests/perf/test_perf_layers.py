@@ -8,7 +8,9 @@ apart from the planner before).  Lead (2026-12-06, session 19): a fourth, ``tpki
 session 20): the engines' package root ``tpkit.engines`` itself, exactly (``release_tuple``, the one reader of an
 engine's version text, which ``perf.runtime.parse_version`` now uses); its subpackages stay outside the list.  Helper
 fix22 (2026-12-06, session 22): ``tpkit.engines.cliflags`` (the flags each release parses, a pure table read from the
-wheels), so that the verdict prints only flags the --engine-version has."""
+wheels), so that the verdict prints only flags the --engine-version has.  Helper fx35c (2026-12-07, session 35):
+``tpkit.engines.mamba2_state`` (vLLM's Mamba-2 state sizes and SSM dtype rule, moved out of
+``engines/vllm/layer_bytes.py`` so that perf prices the state the planner pages)."""
 
 import ast
 from pathlib import Path
@@ -18,7 +20,8 @@ import pytest
 PERF = Path(__file__).resolve().parents[2] / "src" / "tpkit" / "perf"
 ALLOWED = ("tpkit.units", "tpkit.errors", "tpkit.hardware", "tpkit.models", "tpkit.parallel", "tpkit.comm.profile",
            "tpkit.perf", "tpkit.engines.sglang.spec", "tpkit.engines.sglang.defaults", "tpkit.records",
-           "tpkit.engines.vllm.backend_choice", "tpkit.engines.sglang.versions", "tpkit.engines.cliflags")
+           "tpkit.engines.vllm.backend_choice", "tpkit.engines.sglang.versions", "tpkit.engines.cliflags",
+           "tpkit.engines.mamba2_state")
 ALLOWED_EXACTLY = ("tpkit.engines",)
 """modules allowed by their own name only (a package root, not what lies under it)"""
 

@@ -24,22 +24,52 @@ last accepted one (helper gdn23, 2026-12-06; wheels read: vLLM 0.16.0, 0.19.1, 0
              then 1 read + 1 write
 
 The conv state is read and written once either way (small: width − 1 columns).
+
+The state's size is the one each engine keeps (helper fx35c, 2026-12-07): ``ModelSpec.linear_attn`` carries SGLang's
+(conv in bf16, temporal in fp32, ``engines.sglang.mamba``); vLLM keeps a Granite-4.0-H / Bamba / Falcon-H1 Mamba-2
+temporal state in the model dtype (``MambaStateDtypeCalculator.mamba2_state_dtype`` with ``--mamba-ssm-cache-dtype
+auto``, 0.10.1 – 0.34.0 wheels, round rl35), priced here with the planner's own function
+(``engines.mamba2_state.mamba2_state_bytes`` / ``ssm_state_bytes``, one home for both) in perf's activation dtype
+(``perf.kernels.ACT_BYTES``).  Not yet by engine: NemotronH (vLLM's default by release, 0.13–0.19 float16, from 0.20
+float32: the pass does not carry the release here) and Gated DeltaNet (priced as before; see docs/accuracy.md §4.4,
+round fx35c).  The ``reference`` layout keeps ``linear_attn``'s sizes (its own code, not vLLM's).
 """
 
 from __future__ import annotations
 
-__all__ = ["linear_state_bytes"]
+from tpkit.perf.kernels import ACT_BYTES
+
+__all__ = ["linear_state_bytes", "state_sizes"]
+
+
+def state_sizes(spec, engine: str) -> tuple[int, int]:
+    """(whole state, temporal part) bytes per layer per sequence at TP 1 that ``engine`` keeps for ``spec``'s
+    linear-attention layers (0, 0 without them)."""
+    la = spec.linear_attn
+    state = la.state_bytes_per_layer.bytes if la and la.state_bytes_per_layer else 0
+    temporal = la.temporal_bytes_per_layer.bytes if la and la.temporal_bytes_per_layer else 0
+    if engine != "vllm" or not (state and temporal):
+        return state, temporal
+    # imported here: a model without linear-attention layers never needs it (tests/cli/test_cold_imports.py ceilings)
+    from tpkit.engines.mamba2_state import MAMBA2_SPEC_TYPES, mamba2_state_bytes, ssm_state_bytes
+
+    if spec.model_type in MAMBA2_SPEC_TYPES:
+        ssm = ssm_state_bytes(spec, None, ACT_BYTES)   # no release reads another dtype for these types
+        state = mamba2_state_bytes(spec, 1, ACT_BYTES, ssm)
+        temporal = state - mamba2_state_bytes(spec, 1, ACT_BYTES, 0)
+    return state, temporal
 
 
 def linear_state_bytes(spec, shard, batch, engine: str, seqs: int) -> float:
     """Bytes of recurrent state one linear-attention layer reads and writes on one rank for ``seqs`` sequences of
     ``batch`` (a ``perf.kernels.Batch``; ``batch.verify`` marks a speculative verify) under ``engine``'s implementation
-    (``vllm`` / ``sglang`` / ``reference``, the last priced as vLLM)."""
-    la = spec.linear_attn
-    state = (la.state_bytes_per_layer.bytes if la and la.state_bytes_per_layer else 0) / shard.attention_tp
+    (``vllm`` / ``sglang`` / ``reference``; the verify of ``reference`` priced as vLLM's, its state at
+    ``linear_attn``'s sizes)."""
+    state_tp1, temporal_tp1 = state_sizes(spec, engine)
+    state = state_tp1 / shard.attention_tp
     per_seq = 2.0 * state
-    if batch.verify and batch.tokens_per_sequence > 1 and la and la.temporal_bytes_per_layer:
-        temporal = la.temporal_bytes_per_layer.bytes / shard.attention_tp
+    if batch.verify and batch.tokens_per_sequence > 1 and temporal_tp1:
+        temporal = temporal_tp1 / shard.attention_tp
         per_seq += (batch.tokens_per_sequence - 1) * temporal          # a state kept per token, not only the last
         if engine == "sglang":
             per_seq += 2.0 * temporal                                   # the accepted one copied into the state
