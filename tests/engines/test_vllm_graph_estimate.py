@@ -94,7 +94,7 @@ def test_evidence_is_every_printed_estimate_of_the_corpus():
                              p.read_text(errors="replace"))}
     present = {g.source for g in GRAPH_EVIDENCE if (logs / f"{g.source}.log").exists()}
     assert present | set(NOT_EVIDENCE) == printing and not present & set(NOT_EVIDENCE)
-    assert len(GRAPH_EVIDENCE) == 89  # vl_843 (mv29); vl_712, vl_743, vl_812, vl_813 (helper vcg10b); vl_860, vl_863 (mv35); vl_903 (bl14a)
+    assert len(GRAPH_EVIDENCE) == 90  # vl_1480 (bl35, lead session 35); vl_843 (mv29); vl_712, vl_743, vl_812, vl_813 (helper vcg10b); vl_860, vl_863 (mv35); vl_903 (bl14a)
     # 23 of rounds bl23 / bl23b (helper ev24); those fitted stay vcg10's 58
     assert sum(g.fitted for g in GRAPH_EVIDENCE) == 58
     for g in GRAPH_EVIDENCE:

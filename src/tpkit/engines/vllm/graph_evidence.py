@@ -224,7 +224,9 @@ GRAPH_EVIDENCE: tuple[GraphSample, ...] = (
           ("vl_1022", "Qwen/Qwen2.5-7B-Instruct", 1, 51, 28, "FLASH_ATTN", 0.61, (28, 128, 512)), ("vl_1023", "Qwen/Qwen3-8B", 1, 51, 36, "FLASH_ATTN", 0.84, (32, 128, 512)),
           ("vl_1024", "Qwen/Qwen3-30B-A3B", 1, 51, 48, "FLASH_ATTN", 1.24, (32, 128, 512)), ("vl_1025", "Qwen/Qwen1.5-MoE-A2.7B", 1, 51, 24, "FLASH_ATTN", 0.82, (16, 128, 512)),
           ("vl_1026", "Qwen/Qwen2.5-72B-Instruct", 2, 51, 80, "FLASH_ATTN", 1.63, (32, 128, 512)), ("vl_1027", "google/gemma-3-27b-it", 1, 51, 62, "TRITON_ATTN", 1.05, (0, 0, 0)),
-          ("vl_1028", "google/gemma-2-9b-it", 1, 51, 42, "FLASH_ATTN", 0.84, (16, 256, 512)), ("vl_1029", "openai/gpt-oss-20b", 2, 83, 24, "FLASH_ATTN", 1.09, (32, 64, 1024)))),
+          ("vl_1028", "google/gemma-2-9b-it", 1, 51, 42, "FLASH_ATTN", 0.84, (16, 256, 512)), ("vl_1029", "openai/gpt-oss-20b", 2, 83, 24, "FLASH_ATTN", 1.09, (32, 64, 1024)))),    GraphSample(source="vl_1480", study="MharoonZ/gemma4-modal-vllm-inference", model="google/gemma-4-E4B-it", gpu="L40S",
+                release="0.19.0", tp=1, piecewise=51, full=35, layers=42, backend="TRITON_ATTN", printed_gib=0.79,
+                fitted=False),
 )
 """Every log of the explain corpus that prints the estimate or its equivalent utilisation (helper vcg10,
 2026-12-05), and vl_843 (Gemma-4-31B, helper mv29; outside the fit, within 0.12 GiB of its print).  Derived rows take the GPU total from the log, or the study's other logs (study 30: 44.39 GiB), or the
@@ -243,7 +245,9 @@ Left out of the fit they would move the optimum to 0.145 GiB / 155 KiB (8.984 ag
 other 52 rows): kept, not refitted.  Helper ev24 (2026-12-06): the 23 logs of rounds bl23 / bl23b (syseeker's RTX PRO
 6000 at 0.20.1, max_num_seqs 32; llm-d-planner's H100 sweep at 0.19.0, which prints the estimate without subtracting
 it) join outside the fit (89 rows): the print is the same two-capture measurement in every wheel read (0.19.1, 0.20.1,
-0.26.0 ``profile_cudagraph_memory``); pipeline-parallel rows count one stage's layers; no constant refitted."""
+0.26.0 ``profile_cudagraph_memory``); pipeline-parallel rows count one stage's layers; no constant refitted.  Lead
+(session 35): vl_1480 (round bl35's gemma-4-E4B-it on Modal's L40S, 0.19.0, 'PIECEWISE=51 (largest=512), FULL=35
+(largest=256)', 0.79 GiB as vl_160 prints for the same model) joins outside the fit (90 rows)."""
 
 
 def median(values: list[float]) -> float:
