@@ -65,3 +65,41 @@ def test_a_written_field_is_the_hosts_count_and_prose_is_not():
     # an nvidia-smi table outranks the written field
     table = b"|   0  NVIDIA H800          On  |   00000000:07:00.0 Off |                    0 |\n"
     assert host_gpus_shown(b"GPU: 8 x H800\n" + table, None, 1).evidence.startswith("nvidia-smi lists 1 GPU")
+
+
+# -- end to end on the corpus -------------------------------------------------------------------------------------------
+
+def _e(case_id, prefix=b""):
+    from explain_testlib import log_bytes
+    from test_explain_corpus import FLAGS_FOR
+
+    from tpkit.explain import explain_log
+
+    return explain_log(prefix + log_bytes(case_id), flags=FLAGS_FOR.get(case_id))
+
+
+def test_sg_511_tp_16_needs_16_and_its_setup_writes_8_l4():
+    e = _e("sg_511")
+    assert (e.context.host_gpus.count, e.context.host_gpus.exact) == (8, True)
+    tp = next(f for f in e.diagnosis.fixes if f.flags == "--tp 16")
+    assert not tp.fits and tp.note.startswith(f"{SUGGESTION}: needs 16 GPUs; this host shows 8 (the environment "
+                                              "written in the log: 'GPUs 8 x NVIDIA L4', line 212)")
+
+
+def _sg_045_tp2(prefix=b""):
+    return next(f for f in _e("sg_045", prefix).diagnosis.fixes if f.flags == "--tp 2")
+
+
+def test_sg_045_tp_2_re_planned_fits_on_two_shown_gpus_and_not_on_one():
+    # sg_045 (tp 1, re-planned --tp 2 from the log's numbers) with an nvidia-smi table in front of it: both sides
+    row = b"|   %d  NVIDIA GeForce RTX 5090        Off |   00000000:0%d:00.0 Off |                  N/A |\n"
+    bare = _sg_045_tp2()
+    assert bare.fits and "the log does not show how many GPUs the host has" in bare.note
+    two = _sg_045_tp2(row % (0, 1) + row % (1, 2))
+    assert two.fits and two.kv_tokens == bare.kv_tokens and "needs 2 GPUs" not in two.note
+    one = _sg_045_tp2(row % (0, 1))
+    assert not one.fits and one.kv_tokens == bare.kv_tokens
+    assert one.note.startswith(f"{SUGGESTION}: needs 2 GPUs; this host shows 1 (nvidia-smi lists 1 GPU, line 1)")
+    # a written field does the same; prose does not
+    assert not _sg_045_tp2(b"- GPU: 1x RTX 5090\n").fits
+    assert _sg_045_tp2(b"I ran it on 1x RTX 5090\n").fits
