@@ -102,13 +102,16 @@ CASES = {
     # (tidy34)
     # explain +1: tpkit.logs.oommessage, torch's OOM message split out of logs/failures.py at its 500-line limit (lead,
     # session 34)
-    "explain sglang text": (["explain", KIMI_LOG], EXPLAIN_NOT + ("tpkit.explain.vllm", "tpkit.engines.vllm"), 105),
+    # explain sglang +2: tpkit.explain.hostgpus and tpkit.logs.hostcount (fx35b: the host's GPU count, read for every
+    # SGLang log too)
+    "explain sglang text": (["explain", KIMI_LOG], EXPLAIN_NOT + ("tpkit.explain.vllm", "tpkit.engines.vllm"), 107),
     "explain sglang json": (["explain", KIMI_LOG, "--json"], EXPLAIN_NOT + ("tpkit.explain.vllm", "tpkit.engines.vllm"),
-                            104),
+                            106),
     # explain vllm: +1 engines.vllm.maxlen (tidy27); +1 explain.voom (cr31: vdiagnose.py split at 500 lines);
-    # +1 explain.vhostgpus (cr35b: the host's GPU count, read for every vLLM log)
+    # +1 explain.vhostgpus (cr35b: the host's GPU count, read for every vLLM log); +1 logs.hostcount (fx35b: the rule
+    # moved to explain.hostgpus, the context imports it there, vhostgpus only where a diagnosis checks fixes)
     # explain vllm +1: tpkit.engines.mamba2_state (fx35c: vLLM's Mamba-2 state rule, shared with perf)
-    "explain vllm": (["explain", VLLM_LOG], EXPLAIN_NOT + ("tpkit.explain.sglang", "tpkit.engines.sglang.pool"), 103),
+    "explain vllm": (["explain", VLLM_LOG], EXPLAIN_NOT + ("tpkit.explain.sglang", "tpkit.engines.sglang.pool"), 104),
 }
 
 

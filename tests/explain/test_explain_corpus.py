@@ -192,7 +192,8 @@ WEIGHTS_OOM_NOT_REPLANNED = {
     # (explain.planned.catalog_fixes_sglang, as plan --from-log); where either is unknown the cause says what to pass
     "sg_511": "Llama3-OpenBioLLM-70B at --tp 8 on 8x L4 (the catalog's Llama-3.1-70B geometry, FLAGS_FOR): the catalog "
               "plan of the log's settings fits (16.5 GiB of weights per L4), so it does not reproduce the failure and "
-              "no planned fix is called a fit (a 2024-05 SGLang; the log prints no release)",
+              "no planned fix is called a fit (a 2024-05 SGLang; the log prints no release); helper fx35b: its --tp 16 "
+              "needs 16 GPUs and the setup writes 'GPUs 8 x NVIDIA L4' (explain.hostgpus, logs.hostcount)",
     "sg_512": "llama3-llava-next-8b on an H100 at tp 1 (no config in tests/): the cause asks for --model",
 }
 """Helper cr31 (2026-12-07): sg_513 left WEIGHTS_OOM_NOT_REPLANNED: torch's misspelt 'total capacty of 44.35 GiB' is

@@ -162,8 +162,13 @@ def test_vl_988_tp_re_planned_on_the_rtx_3070_laptop_but_the_report_lists_one_gp
 @pytest.mark.parametrize("case_id, flags, tokens", [("vl_995", "--tensor-parallel-size 4", 430032),
                                                     ("vl_1290", "--tensor-parallel-size 16", 83648)])
 def test_weight_ooms_planned_from_the_catalog_with_what_their_threads_name(case_id, flags, tokens):
-    fix = next(f for f in _e(case_id).diagnosis.fixes if f.fits)
+    e = _e(case_id)
+    fix = next(f for f in e.diagnosis.fixes if f.fits)
     assert (fix.flags, fix.kv_tokens) == (flags, tokens)
+    if case_id == "vl_995":  # helper fx35b: its issue text writes 'GPU:  8 * A800' (logs.hostcount): 8 hold tp 4
+        assert (e.context.host_gpus.count, e.context.host_gpus.exact) == (8, True)
+        assert "the band's pessimistic end holds" in fix.note and "needs 4 GPUs" not in fix.note
+        return
     assert "the band's pessimistic end holds" in fix.note and "not how many the host has" in fix.note \
         or "the log does not show how many GPUs the host has" in fix.note
     # without the model the layout stays a suggestion (the log prints one allocation, not the weights)

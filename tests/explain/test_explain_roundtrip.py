@@ -88,7 +88,9 @@ OPEN = {
     # helper rt23 (2026-12-06): vl_989 / vl_992 went — a V0 profile-run OOM gets no utilization fix; its profile
     # fixes (--max-num-seqs / --max-num-batched-tokens / --max-model-len) and tp / fp8 fixes are re-planned with the
     # OOM's printed demand charged (explain.vprofile) by the function plan --from-log uses (test_explain_profile_oom.py)
-    ("sg_511", "--tp"): "no number", ("sg_511", "--quantization"): "no number",
+    # helper fx35b (2026-12-07): ("sg_511", "--tp") went — its --tp 16 needs 16 GPUs and the setup writes 'GPUs 8 x
+    # NVIDIA L4' (explain.hostgpus, logs.hostcount): a suggestion now, not a mismatch
+    ("sg_511", "--quantization"): "no number",
     # helper cr35c (2026-12-07): vl_007's model and GPU come from its thread (models.json), so its higher-utilization
     # suggestion (not a fit) is planned now (refused before): vdiagnose._no_kv_memory counts the 0.05 × total in
     # vLLM's printed-token unit (gpt-oss-120b: 36,864 B per token, one KV group's slots), plan --from-log in the
@@ -193,7 +195,9 @@ def test_every_other_fix_round_trips():
     # from the pool it prints in tokens; vl_007's smaller profile with the length its pessimistic end holds), 17
     # suggestions (+ vl_007's smaller profile at the default length), mismatch 9 (+ vl_007's utilization, OPEN)
     # lead (merge, session 35): cr35a + cr35b + cr35c + ex35 together: 91 of 101 matched, 22 suggestions, mismatch 10 (vl_1468, vl_007 OPEN)
-    assert sum(r["outcome"] == "suggestion" for r in rows) <= 22
+    # helper fx35b (2026-12-07): 91 of 100 matched, 23 suggestions (+ sg_511's --tp 16 beyond the 8 L4s its setup
+    # writes, explain.hostgpus; a mismatch before), mismatch 9
+    assert sum(r["outcome"] == "suggestion" for r in rows) <= 23
     assert sum(r["outcome"] == "match" for r in rows) >= 91  # helper cr17: 60 of 62; bl18b: 64 of 66; cr19: 65 of 67;
     # rt23: 86 of 90 (81 of 87 before: vl_989 / vl_992 lost the utilization fix; vl_989, vl_992, vl_993 get 4 each)
     # helper cr31 (2026-12-07): 85 of 89 -> 88 of 94 (sg_513's three fixes match now that its card is read; sg_514's

@@ -66,7 +66,7 @@ class Context:
     printed_mig: str | None = None
     """the printed GPU name when it names a MIG slice (``logs.gpu_names.mig_slice_named``), else None"""
     host_gpus: object | None = None
-    """vLLM: ``explain.vhostgpus.HostGpus``, what the log shows of its host's GPUs (None: nothing beyond one in use)"""
+    """``explain.hostgpus.HostGpus``, what the log shows of its host's GPUs (None: nothing beyond one in use)"""
     links: object | None = None
     """``tpkit.startup.links.LinkChoice`` of what the log prints about the TP group's links (no GPU P2P, no NVLink
     mesh, hosts spanned: ``tpkit.logs.links``), for a re-plan; None when it prints nothing about them"""
@@ -175,7 +175,8 @@ def build_context(parsed: ParsedLog, flags: dict | None = None, *, forced_custom
     host = None
     if engine == "vllm":
         notes += _vllm_run_facts(parsed, raw, version, gpu, values, sources)
-        from tpkit.explain.vhostgpus import host_gpus_shown  # helper cr35b: the host's GPU count
+    if engine in ("vllm", "sglang"):
+        from tpkit.explain.hostgpus import host_gpus_shown  # helpers cr35b / fx35b: the host's GPU count
         host = host_gpus_shown(raw, gpu, int(values.get("tp") or 1) * int(values.get("pp") or 1))
     if run.gpu_total is not None and gpu is not None and not run.gpu_total.contains(gpu.total_bytes,
                                                                                    slack=gpu.total_bytes * 0.002):

@@ -66,8 +66,16 @@ def diagnose_sglang(parsed, a, ctx) -> Diagnosis:
     else:
         cause, short, fixes = f"{failure.kind.replace('_', ' ')}: {failure.detail or failure.evidence[:160]}", \
             oom_sizes(failure)[3], []
-    return Diagnosis(status="failed", phase=phase, cause=cause, short_by=short, evidence=ev, fixes=tuple(fixes),
-                     findings=tuple(findings))
+    return Diagnosis(status="failed", phase=phase, cause=cause, short_by=short, evidence=ev,
+                     fixes=_on_the_host(fixes, ctx), findings=tuple(findings))
+
+
+def _on_the_host(fixes, ctx) -> tuple:
+    """helper fx35b: a --tp / --pp-size fix held against the GPUs the log shows its host has (``explain.hostgpus``,
+    the rule vLLM's fixes follow since round cr35b)."""
+    from tpkit.explain.hostgpus import checked_fixes
+
+    return tuple(checked_fixes(fixes, ctx, getattr(ctx, "host_gpus", None)))
 
 
 def _pool_check(parsed):
@@ -108,7 +116,7 @@ def _ok(a, ctx, plan: BudgetReplan, findings: list[str]) -> Diagnosis:
         findings.append(f"the KV pool holds {a.tokens_printed:,} tokens, less than one {int(context):,}-token "
                         "request")
     return Diagnosis(status="ok", phase=None, cause="", findings=tuple(findings),
-                     fixes=_sg_growth_fixes(a, ctx, plan) if short_pool else ())
+                     fixes=_on_the_host(_sg_growth_fixes(a, ctx, plan), ctx) if short_pool else ())
 
 
 def _kv_pool_failure(failure, a, ctx, plan: BudgetReplan, findings: list[str]):
