@@ -116,6 +116,15 @@ def _one_request(a, ctx, available: int | None, tp: int | None = None) -> tuple[
                    f"does is {longest:,}); lower --max-model-len too")
 
 
+def _pool_tokens(a, ctx, available: int) -> int | None:
+    """The tokens vLLM prints for ``available`` KV bytes (``explain.vtokens.pool_tokens``: the planner's unit, one
+    hybrid's groups counted as vLLM counts them, helper fx35a), else the anchors' bytes per token."""
+    from tpkit.explain.vtokens import pool_tokens  # here: explain's cold start
+
+    tokens = pool_tokens(ctx, a, available)
+    return tokens if tokens is not None else _tokens_for(a, available)
+
+
 def _tokens_for(a, available: int | None, token_bytes=None) -> int | None:
     """The KV tokens ``available`` bytes hold at ``token_bytes`` per token (the anchors' by default), in whole
     blocks; None when either is unknown."""
@@ -426,7 +435,7 @@ def _no_kv_memory(a, ctx, tokens_for):
             room = (avail or 0) + int((u2 - u) * total)
             one, words = _one_request(a, ctx, room)
         if u2 <= MAX_FRACTION:
-            fixes.append(unshown(Fix(flags=f"--gpu-memory-utilization {u2:.2f}", kv_tokens=tokens_for(room),
+            fixes.append(unshown(Fix(flags=f"--gpu-memory-utilization {u2:.2f}", kv_tokens=_pool_tokens(a, ctx, room),
                                      fits=one, why="more of the device for vLLM",
                                      note="; ".join(x for x in (bound, words) if x)), _NOT_FREE))
     w = mid_bytes(a.weights)
