@@ -300,8 +300,9 @@ def pool_tokens(ctx: Context, a, available: int) -> int | None:
     gpt-oss) a block id holds one page per layer of one group, and vLLM prints ``num_blocks // len(grouped_layers) ×
     min_block_size`` ('GPU KV cache size', ``v1/core/kv_cache_utils.py`` ``_get_kv_cache_config_uniform_page_size``,
     read in the 0.10.2 wheel; ``int(max_concurrency × max_model_len)`` from 0.20.1, ``VllmRules.tokens_rule``):
-    available ÷ (block bytes ÷ block) counts one group's slots, twice vLLM's figure for gpt-oss's two groups.  None where no layout is built (no model, DeepSeek-V4's
-    own groups, a refused length): the caller keeps the bytes-per-token count."""
+    available ÷ (block bytes ÷ block) counts one group's slots, twice vLLM's figure for gpt-oss's two groups.
+    None where no layout is built (no model, DeepSeek-V4's own groups, a refused length): the caller
+    keeps the bytes-per-token count."""
     from tpkit.explain.vdsv4 import is_dsv4
 
     if ctx is None or ctx.model is None or is_dsv4(ctx):
