@@ -89,11 +89,9 @@ OPEN = {
     # fixes (--max-num-seqs / --max-num-batched-tokens / --max-model-len) and tp / fp8 fixes are re-planned with the
     # OOM's printed demand charged (explain.vprofile) by the function plan --from-log uses (test_explain_profile_oom.py)
     ("sg_511", "--tp"): "no number", ("sg_511", "--quantization"): "no number",
-    # helper cr35c (2026-12-07): vl_007's model and GPU come from its thread (models.json), so its higher-utilization
-    # suggestion (not a fit) is planned now (refused before): vdiagnose._no_kv_memory counts the 0.05 × total in
-    # vLLM's printed-token unit (gpt-oss-120b: 36,864 B per token, one KV group's slots), plan --from-log in the
-    # plan's (73,728 B, both sliding and full groups): 115,328 vs 57,664 tokens, a unit lead (§7.3 round cr35c)
-    ("vl_007", "--gpu-memory-utilization"): "hybrid token unit",
+    # helper cr35c (2026-12-07): vl_007's higher-utilization suggestion counted the 0.05 × total in one KV group's
+    # slots (36,864 B per token), plan --from-log in vLLM's printed unit (both groups: 73,728 B); helper fx35a: the
+    # entry went — explain counts it as the planner does (explain.vtokens.pool_tokens): 57,664 both sides
     # helper cr31 (2026-12-07): sg_514's torch OOM total ('total capacty of 44.39 GiB') is read, so its fixes are
     # planned on the log's card and round-tripped (refused before: no GPU). The OOM lists another process's 40.19 GiB:
     # explain judges each fix against the failure (the plan less that memory fails; only freeing it fits,
