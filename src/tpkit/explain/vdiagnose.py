@@ -108,7 +108,7 @@ def _on_the_host(fixes, ctx, parsed=None) -> tuple:
 def _default_said(fixes, parsed, ctx) -> list:
     """``fixes``, each ``--gpu-memory-utilization`` fix noting the default it starts from where the log prints no
     utilization and dates no release (``explain.vllm.default_utilization``: the current rules' default assumed;
-    helper fx35a, vl_1432)."""
+    helper fx35a)."""
     fixes = list(fixes)
     if parsed is None or ctx is None or ctx.get("mem_fraction") is not None:
         return fixes

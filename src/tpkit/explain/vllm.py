@@ -177,8 +177,8 @@ def default_utilization(parsed: ParsedLog, ctx: Context, rules) -> tuple[float, 
     log's release (``VllmRules.default_utilization``: 0.90 up to 0.19, 0.92 from 0.20.0).  Where the log dates no
     release, a frame of V0's background loop (``_V0_LOOP``) dates it ≤ 0.10.2, whose default is 0.90 (``EngineArgs``
     ``gpu_memory_utilization: float = 0.90`` in the 0.4.1, 0.5.5, 0.6.3.post1 and 0.8.0 wheels; ``CacheConfig``'s 0.9
-    in 0.10.2); else the current rules' default is assumed, and said (helper fx35a: vl_1432, V0 with no version
-    printed, was planned from 0.33's 0.92)."""
+    in 0.10.2); else the current rules' default is assumed, and said (helper fx35a: a V0 log with no version
+    printed was planned from 0.33's 0.92)."""
     u = float(rules.default_utilization)
     if ctx.rules_version:
         return u, f"not printed: vLLM {rules.label} default", False
