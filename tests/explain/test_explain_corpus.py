@@ -158,8 +158,6 @@ NOT_SHOWN = {
     # helper ex35: placed at the weights (a parallel layer's constructor); freeing the listed process is a suggestion
     # there (the weights are not printed and no model is named), where the `other` phase called it a fit
     "vl_1430": _HOW["weights_unplanned"] + " (Xinference's chatglm3-6b-32k on a card another process holds)",
-    # helper fx35a (2026-12-07): vl_007 left — round cr35c's smaller profile with the length its pessimistic end
-    # holds is a fit (class b, the crash check counts it), so this set's "none called a fit" failed on main
     "vl_794": _HOW["profile_unplanned"],
     "vl_1148": _HOW["profile_unplanned"],
     "vl_1149": _HOW["profile_unplanned"],
