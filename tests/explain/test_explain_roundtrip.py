@@ -91,11 +91,9 @@ OPEN = {
     # helper fx35b (2026-12-07): ("sg_511", "--tp") went — its --tp 16 needs 16 GPUs and the setup writes 'GPUs 8 x
     # NVIDIA L4' (explain.hostgpus, logs.hostcount): a suggestion now, not a mismatch
     ("sg_511", "--quantization"): "no number",
-    # helper cr35c (2026-12-07): vl_007's model and GPU come from its thread (models.json), so its higher-utilization
-    # suggestion (not a fit) is planned now (refused before): vdiagnose._no_kv_memory counts the 0.05 × total in
-    # vLLM's printed-token unit (gpt-oss-120b: 36,864 B per token, one KV group's slots), plan --from-log in the
-    # plan's (73,728 B, both sliding and full groups): 115,328 vs 57,664 tokens, a unit lead (§7.3 round cr35c)
-    ("vl_007", "--gpu-memory-utilization"): "hybrid token unit",
+    # helper cr35c (2026-12-07): vl_007's higher-utilization suggestion counted the 0.05 × total in one KV group's
+    # slots (36,864 B per token), plan --from-log in vLLM's printed unit (both groups: 73,728 B); helper fx35a: the
+    # entry went — explain counts it as the planner does (explain.vtokens.pool_tokens): 57,664 both sides
     # helper cr31 (2026-12-07): sg_514's torch OOM total ('total capacty of 44.39 GiB') is read, so its fixes are
     # planned on the log's card and round-tripped (refused before: no GPU). The OOM lists another process's 40.19 GiB:
     # explain judges each fix against the failure (the plan less that memory fails; only freeing it fits,
@@ -197,8 +195,11 @@ def test_every_other_fix_round_trips():
     # lead (merge, session 35): cr35a + cr35b + cr35c + ex35 together: 91 of 101 matched, 22 suggestions, mismatch 10 (vl_1468, vl_007 OPEN)
     # helper fx35b (2026-12-07): 91 of 100 matched, 23 suggestions (+ sg_511's --tp 16 beyond the 8 L4s its setup
     # writes, explain.hostgpus; a mismatch before), mismatch 9
+    # helper fx35a (2026-12-07): 92 of 101 (vl_007's utilization suggestion counted in the plan's unit: 57,664 both
+    # sides, explain.vtokens.pool_tokens), mismatch 9
+    # lead (merge, session 35): fx35a + fx35b: 92 of 100 matched, 23 suggestions, mismatch 8
     assert sum(r["outcome"] == "suggestion" for r in rows) <= 23
-    assert sum(r["outcome"] == "match" for r in rows) >= 91  # helper cr17: 60 of 62; bl18b: 64 of 66; cr19: 65 of 67;
+    assert sum(r["outcome"] == "match" for r in rows) >= 92  # helper cr17: 60 of 62; bl18b: 64 of 66; cr19: 65 of 67;
     # rt23: 86 of 90 (81 of 87 before: vl_989 / vl_992 lost the utilization fix; vl_989, vl_992, vl_993 get 4 each)
     # helper cr31 (2026-12-07): 85 of 89 -> 88 of 94 (sg_513's three fixes match now that its card is read; sg_514's
     # two differ, OPEN "another process")

@@ -10,6 +10,7 @@ from tpkit.explain.diagnose import (MAX_FRACTION, SUGGESTION, Diagnosis, Fix, by
                                    fp8_could_halve_weights, capture_error_not_memory, custom_allreduce_fix, failure_texts)
 from tpkit.explain.interval import mid_bytes
 from tpkit.explain.refusals import REFUSED
+from tpkit.explain.vtokens import log_rules
 from tpkit.explain.voom import (POOL_ALLOCATION, first_request_failure, graph_failure, oom_short, unshown,
                                 pool_alloc_failure, weights_failure, with_freed_card)
 from tpkit.units import Bytes, GiB, MiB
@@ -59,7 +60,7 @@ def diagnose_vllm(parsed, a, ctx) -> Diagnosis:
     if failure.kind == "kv_too_small":
         cause, short, fixes = _kv_too_small(parsed, failure, a, ctx, tokens_for, findings)
         return Diagnosis(status="failed", phase=phase, cause=cause, short_by=short, evidence=ev,
-                         fixes=_on_the_host(fixes, ctx), findings=tuple(findings))
+                         fixes=_on_the_host(fixes, ctx, parsed), findings=tuple(findings))
     if (npu := _unplanned_device(failure)) is not None:  # an Ascend NPU / Intel XPU OOM (cr34c)
         cause, short, fixes = npu
     elif failure.kind == "startup_free_memory":
@@ -67,7 +68,7 @@ def diagnose_vllm(parsed, a, ctx) -> Diagnosis:
     elif failure.kind == "cpu_kv_space":
         cause, short, fixes = _cpu_kv_space(failure)
     elif phase == "kv_pool" and failure.kind == "cuda_oom" and any(f in failure.phase_evidence for f in POOL_ALLOCATION):
-        cause, short, fixes = pool_alloc_failure(failure, a, tokens_for)  # the sized pool's allocation (ex32)
+        cause, short, fixes = pool_alloc_failure(failure, a, tokens_for, ctx)  # the sized pool's allocation (ex32)
     elif phase == "kv_pool" and (done := _profile_oom(parsed, a, ctx)) is not None:  # V0 profile run (rt23)
         cause, short, fixes = done
     elif phase == "kv_pool" and (done := _swap_space(failure, parsed, a)) is not None:  # V0 swap space (cr34c)
@@ -81,7 +82,7 @@ def diagnose_vllm(parsed, a, ctx) -> Diagnosis:
             flags="--enforce-eager", kv_tokens=a.tokens_printed, fits=True,
             why="no CUDA graphs are captured (slower decode); the KV cache is unchanged")]
     elif phase == "cuda_graph":
-        cause, short, fixes = graph_failure(failure, a, tokens_for)
+        cause, short, fixes = graph_failure(failure, a, tokens_for, ctx)
     elif phase == "weights":
         cause, short, fixes = weights_failure(failure, ctx, a)
     elif phase == "first_request" and failure.kind == "cuda_oom":
@@ -93,14 +94,33 @@ def diagnose_vllm(parsed, a, ctx) -> Diagnosis:
             cause += ": the custom all-reduce kernels failed, not a lack of memory"
     cause, fixes = with_freed_card(failure, a, ctx, cause, list(fixes))
     return Diagnosis(status="failed", phase=phase, cause=cause, short_by=short, evidence=ev,
-                     fixes=_on_the_host(fixes, ctx))
+                     fixes=_on_the_host(fixes, ctx, parsed))
 
 
-def _on_the_host(fixes, ctx) -> tuple:
-    """helper cr35b: a tp / pp fix held against the GPUs the log shows its host has (``explain.vhostgpus``)."""
+def _on_the_host(fixes, ctx, parsed=None) -> tuple:
+    """helper cr35b: a tp / pp fix held against the GPUs the log shows its host has (``explain.vhostgpus``); a
+    utilization fix that starts from an assumed default says so (``_default_said``)."""
     from tpkit.explain.vhostgpus import checked_fixes
 
-    return tuple(checked_fixes(fixes, ctx, getattr(ctx, "host_gpus", None)))
+    return tuple(checked_fixes(_default_said(fixes, parsed, ctx), ctx, getattr(ctx, "host_gpus", None)))
+
+
+def _default_said(fixes, parsed, ctx) -> list:
+    """``fixes``, each ``--gpu-memory-utilization`` fix noting the default it starts from where the log prints no
+    utilization and dates no release (``explain.vllm.default_utilization``: the current rules' default assumed;
+    helper fx35a)."""
+    fixes = list(fixes)
+    if parsed is None or ctx is None or ctx.get("mem_fraction") is not None:
+        return fixes
+    from tpkit.explain.vllm import default_utilization
+
+    u, words, assumed = default_utilization(parsed, ctx, log_rules(ctx))
+    if not assumed:
+        return fixes
+    said = f"from the default {u:.2f}: {words}"
+    return [Fix(flags=f.flags, kv_tokens=f.kv_tokens, fits=f.fits, why=f.why,
+                note=f"{f.note}; {said}" if f.note else said) if "--gpu-memory-utilization" in f.flags else f
+            for f in fixes]
 
 
 def _one_request(a, ctx, available: int | None, tp: int | None = None) -> tuple[bool, str]:
@@ -114,6 +134,15 @@ def _one_request(a, ctx, available: int | None, tp: int | None = None) -> tuple[
         return True, ""
     return False, (f"vLLM refuses to start: one request of max_model_len {int(mml):,} does not fit (the longest that "
                    f"does is {longest:,}); lower --max-model-len too")
+
+
+def _pool_tokens(a, ctx, available: int) -> int | None:
+    """The tokens vLLM prints for ``available`` KV bytes (``explain.vtokens.pool_tokens``: the planner's unit, one
+    hybrid's groups counted as vLLM counts them, helper fx35a), else the anchors' bytes per token."""
+    from tpkit.explain.vtokens import pool_tokens  # here: explain's cold start
+
+    tokens = pool_tokens(ctx, a, available)
+    return tokens if tokens is not None else _tokens_for(a, available)
 
 
 def _tokens_for(a, available: int | None, token_bytes=None) -> int | None:
@@ -426,7 +455,7 @@ def _no_kv_memory(a, ctx, tokens_for):
             room = (avail or 0) + int((u2 - u) * total)
             one, words = _one_request(a, ctx, room)
         if u2 <= MAX_FRACTION:
-            fixes.append(unshown(Fix(flags=f"--gpu-memory-utilization {u2:.2f}", kv_tokens=tokens_for(room),
+            fixes.append(unshown(Fix(flags=f"--gpu-memory-utilization {u2:.2f}", kv_tokens=_pool_tokens(a, ctx, room),
                                      fits=one, why="more of the device for vLLM",
                                      note="; ".join(x for x in (bound, words) if x)), _NOT_FREE))
     w = mid_bytes(a.weights)

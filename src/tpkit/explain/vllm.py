@@ -82,7 +82,7 @@ def anchor_vllm(parsed: ParsedLog, view: RankView, ctx: Context) -> VllmAnchored
     tp, pp = int(ctx.get("tp", 1) or 1), int(ctx.get("pp", 1) or 1)
     rules = log_rules(ctx)
     total = _total_row(parsed, view, ctx, rows)
-    u, requested = _requested_rows(view, ctx, rows, rules, total)
+    u, requested = _requested_rows(view, ctx, rows, rules, total, parsed)
     use = graph_estimate_use(view, ctx.rules_version)
     weights, parts, activation = _profile_rows(view, rows, use)
     # vLLM ≥ 0.34's warm-up measurement (only an extensible KV cache prints it; explain.vextensible, imported then)
@@ -166,14 +166,38 @@ def _total_row(parsed: ParsedLog, view: RankView, ctx: Context, rows: list[Row])
     return total
 
 
-def _requested_rows(view: RankView, ctx: Context, rows: list[Row], rules,
-                    total: Iv | None) -> tuple[float, Iv | None]:
+_V0_LOOP = ("_log_task_completion", "run_engine_loop")
+"""V0's ``AsyncLLMEngine`` background loop and its done-callback, in ``vllm/engine/async_llm_engine.py`` of every
+wheel read from 0.5.5 to 0.10.2 (0.5.5, 0.6.3.post1, 0.8.0, 0.10.2); 0.11.0's module is only the alias
+``AsyncLLMEngine = AsyncLLM`` and no module of its wheel names either (helper fx35a)"""
+
+
+def default_utilization(parsed: ParsedLog, ctx: Context, rules) -> tuple[float, str, bool]:
+    """(gpu_memory_utilization, its source, whether it is assumed) for a log that prints none: the default of the
+    log's release (``VllmRules.default_utilization``: 0.90 up to 0.19, 0.92 from 0.20.0).  Where the log dates no
+    release, a frame of V0's background loop (``_V0_LOOP``) dates it ≤ 0.10.2, whose default is 0.90 (``EngineArgs``
+    ``gpu_memory_utilization: float = 0.90`` in the 0.4.1, 0.5.5, 0.6.3.post1 and 0.8.0 wheels; ``CacheConfig``'s 0.9
+    in 0.10.2); else the current rules' default is assumed, and said (helper fx35a: a V0 log with no version
+    printed was planned from 0.33's 0.92)."""
+    u = float(rules.default_utilization)
+    if ctx.rules_version:
+        return u, f"not printed: vLLM {rules.label} default", False
+    texts = " ".join(f"{f.phase_evidence or ''} {f.evidence or ''}" for f in parsed.failures)
+    if any(name in texts for name in _V0_LOOP):
+        return 0.9, ("not printed, no release printed: the log's V0 AsyncLLMEngine frames (run_engine_loop / "
+                     "_log_task_completion) date it ≤ 0.10.2, whose default is 0.90"), False
+    return u, (f"not printed, no release dated: vLLM {rules.label}'s default {u:.2f} assumed (0.90 before "
+               "0.20.0)"), True
+
+
+def _requested_rows(view: RankView, ctx: Context, rows: list[Row], rules, total: Iv | None,
+                    parsed: ParsedLog) -> tuple[float, Iv | None]:
     """(gpu_memory_utilization, requested memory): the printed requested memory checked against total × u (ceil
-    from 0.33), else total × u."""
+    from 0.33), else total × u; u not printed: ``default_utilization``."""
     u = ctx.get("mem_fraction")
     u_source = ctx.sources.get("mem_fraction", "")
     if u is None:
-        u, u_source = rules.default_utilization, f"not printed: vLLM {rules.label if hasattr(rules, 'label') else ''} default"
+        u, u_source, _ = default_utilization(parsed, ctx, rules)
     u = float(u)
     req_a = view.last("requested_memory")
     derived_req = None

@@ -64,8 +64,9 @@ def _oom_sizes(failure):
     return failure.size("requested"), failure.size("free"), oom_short(failure)
 
 
-def graph_failure(failure, a, tokens_for):
-    """Out of memory in the CUDA-graph profiling or capture: (cause, short, fixes)."""
+def graph_failure(failure, a, tokens_for, ctx=None):
+    """Out of memory in the CUDA-graph profiling or capture: (cause, short, fixes); a lower utilization is checked
+    against vLLM's start-up request check where ``ctx`` is given (``_one_request_check``, helper fx35a)."""
     req, free, short = _oom_sizes(failure)
     total = mid_bytes(a.total)
     avail = mid_bytes(a.available)
@@ -85,7 +86,8 @@ def graph_failure(failure, a, tokens_for):
                  + ("; the CUDA-graph profiling is skipped too" if estimate else ""))]
     if not estimate:
         fixes += _lower_utilisation(a.utilization, total, short, avail, tokens_for,
-                                    why="leaves more of the device outside vLLM's budget for the graphs")
+                                    why="leaves more of the device outside vLLM's budget for the graphs",
+                                    request=_one_request_check(a, ctx))
     return cause, short, fixes
 
 
@@ -174,7 +176,7 @@ def freed_card_fix(failure, held, a, ctx) -> Fix:
 def first_request_failure(failure, a, tokens_for, *, ctx=None, texts: str = ""):
     """Out of memory after start-up: (cause, short, fixes) — a lower utilisation leaves room for activations; for
     the sampler's warm-up (``texts``: the run's error lines), fewer sequences too (``sampler_warmup_fix``)."""
-    from tpkit.explain.vrequest import pool_from_tokens, with_one_request  # cr35c; here: explain's cold start
+    from tpkit.explain.vrequest import pool_from_tokens  # cr35c; here: explain's cold start
 
     req, free, short = _oom_sizes(failure)
     total = mid_bytes(a.total)
@@ -187,7 +189,7 @@ def first_request_failure(failure, a, tokens_for, *, ctx=None, texts: str = ""):
         cause += f": asked for {req.text}, {free.text} free (short by {bytes_text(short)})"
     fixes = _lower_utilisation(a.utilization, total, short, avail, tokens_for,
                                why="leaves room outside vLLM's budget for the activations",
-                               request=(lambda fix, smaller: with_one_request(fix, a, ctx, smaller)) if ctx else None)
+                               request=_one_request_check(a, ctx))
     seqs = sampler_warmup_fix(failure, a, ctx, texts) if ctx is not None else None
     return cause, short, fixes + ([seqs] if seqs else [])
 
@@ -220,7 +222,19 @@ def sampler_warmup_fix(failure, a, ctx, texts: str) -> Fix | None:
         note="the profile batch is the same: the log's KV cache holds")
 
 
-def pool_alloc_failure(failure, a, tokens_for):
+def _one_request_check(a, ctx):
+    """``_lower_utilisation``'s ``request``: ``explain.vrequest.with_one_request`` on the smaller pool (vLLM refuses to
+    start unless one max_model_len request fits it; a shorter ``--max-model-len`` offered where the model is known),
+    or None without the context.  Round cr35c applied it to the first-request path; the pool-allocation and capture
+    paths lower the same pool (helper fx35a)."""
+    if ctx is None:
+        return None
+    from tpkit.explain.vrequest import with_one_request  # here: explain's cold start
+
+    return lambda fix, smaller: with_one_request(fix, a, ctx, smaller)
+
+
+def pool_alloc_failure(failure, a, tokens_for, ctx=None):
     """Out of memory allocating a KV cache vLLM had already sized (``POOL_ALLOCATION``): (cause, short, fixes).
 
     The pool's size is the profile's available memory, so at allocation that much was not free: memory another
@@ -234,5 +248,6 @@ def pool_alloc_failure(failure, a, tokens_for):
     if short is not None:
         cause += f": asked for {req.text}, {free.text} free (short by {bytes_text(short)})"
     fixes = _lower_utilisation(a.utilization, total, short, mid_bytes(a.available), tokens_for,
-                               why="a smaller KV cache: the pool shrinks by Δu × total, at least the shortfall")
+                               why="a smaller KV cache: the pool shrinks by Δu × total, at least the shortfall",
+                               request=_one_request_check(a, ctx))
     return cause, short, fixes

@@ -291,3 +291,29 @@ def estimate_pins_available(a, failure) -> Iv | None:
     if available is not None:
         low, high = max(available.low, low), min(available.high, high)
     return Iv(low=low, high=high) if low <= high else None
+
+
+def pool_tokens(ctx: Context, a, available: int) -> int | None:
+    """The KV tokens vLLM prints for a pool of ``available`` bytes at the log's layout and release rules (helper
+    fx35a, 2026-12-07): the count ``tpkit plan`` states (``engines.vllm.capacity.plan_capacity``, through
+    ``_tokens``), so a fix's tokens and its re-plan are in one unit.  For a hybrid (sliding + full attention, e.g.
+    gpt-oss) a block id holds one page per layer of one group, and vLLM prints ``num_blocks // len(grouped_layers) ×
+    min_block_size`` ('GPU KV cache size', ``v1/core/kv_cache_utils.py`` ``_get_kv_cache_config_uniform_page_size``,
+    read in the 0.10.2 wheel; ``int(max_concurrency × max_model_len)`` from 0.20.1, ``VllmRules.tokens_rule``):
+    available ÷ (block bytes ÷ block) counts one group's slots, twice vLLM's figure for gpt-oss's two groups.
+    None where no layout is built (no model, DeepSeek-V4's own groups, a refused length): the caller
+    keeps the bytes-per-token count."""
+    from tpkit.explain.vdsv4 import is_dsv4
+
+    if ctx is None or ctx.model is None or is_dsv4(ctx):
+        return None
+    rules = log_rules(ctx)
+    pp = int(ctx.get("pp", 1) or 1)
+    layout, _ = token_layout(ctx, int(ctx.get("tp", 1) or 1), pp, int(a.block_size), rules)
+    if layout is None:
+        return None
+    end = Bytes(max(int(available), 0))
+    try:
+        return _tokens(layout, Iv(low=end, high=end), ctx, rules, pp)[0]
+    except REFUSED:  # a length the rules refuse: the bytes-per-token count stands
+        return None
