@@ -246,7 +246,7 @@ other 52 rows): kept, not refitted.  Helper ev24 (2026-12-06): the 23 logs of ro
 6000 at 0.20.1, max_num_seqs 32; llm-d-planner's H100 sweep at 0.19.0, which prints the estimate without subtracting
 it) join outside the fit (89 rows): the print is the same two-capture measurement in every wheel read (0.19.1, 0.20.1,
 0.26.0 ``profile_cudagraph_memory``); pipeline-parallel rows count one stage's layers; no constant refitted.  Lead
-(session 35): vl_1480 (round bl35's gemma-4-E4B-it on Modal's L40S, 0.19.0, 'PIECEWISE=51 (largest=512), FULL=35
+(session 35): round bl35's log of gemma-4-E4B-it on Modal's L40S, 0.19.0, 'PIECEWISE=51 (largest=512), FULL=35
 (largest=256)', 0.79 GiB as vl_160 prints for the same model) joins outside the fit (90 rows)."""
 
 
