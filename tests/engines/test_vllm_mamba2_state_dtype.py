@@ -9,6 +9,9 @@ it in fp32 (``ModelSpec.linear_attn``).  vl_1451 / vp_1120 (vLLM 0.10.1.1) print
 attention block size to 528 tokens' and 'Padding mamba page size by 0.62%'.
 """
 
+import json
+from pathlib import Path
+
 import pytest
 
 from tpkit.engines.vllm.layer_bytes import MAMBA2_SPEC_TYPES, linear_state_bytes, ssm_state_bytes
@@ -17,16 +20,10 @@ from tpkit.engines.vllm.versions import resolve_rules
 from tpkit.models import from_config_dict
 from tpkit.parallel import ParallelSpec
 
-ATTENTION = (5, 15, 25, 35)
-GRANITE_H = {
-    "architectures": ["GraniteMoeHybridForCausalLM"], "model_type": "granitemoehybrid", "vocab_size": 100352,
-    "tie_word_embeddings": True, "hidden_size": 2048, "intermediate_size": 8192, "shared_intermediate_size": 8192,
-    "num_hidden_layers": 40, "num_attention_heads": 32, "num_key_value_heads": 8, "max_position_embeddings": 131072,
-    "torch_dtype": "bfloat16", "mamba_d_state": 128, "mamba_d_conv": 4, "mamba_expand": 2, "mamba_d_head": 64,
-    "mamba_n_heads": 64, "mamba_n_groups": 1, "mamba_conv_bias": True, "mamba_proj_bias": False,
-    "num_local_experts": 0, "num_experts_per_tok": 0,
-    "layer_types": ["attention" if i in ATTENTION else "mamba" for i in range(40)],
-}
+GRANITE_H = json.loads((Path(__file__).resolve().parents[1] / "validation" / "configs"
+                        / "ibm-granite--granite-4.0-h-micro.json").read_text("utf-8"))
+"""granite-4.0-h-micro's config.json as the validation set holds it (attention at layers 5, 15, 25, 35; Mamba-2
+elsewhere: 64 heads × 64 head dim × d_state 128, d_conv 4, one group)"""
 CONV = (4096 + 2 * 128) * 3  # elements: (d_conv − 1) × conv_dim
 TEMPORAL = 64 * 64 * 128  # elements: heads × d_head × d_state
 
