@@ -151,7 +151,7 @@ def test_vl_005_tp_2_fits_until_the_log_shows_a_one_gpu_host():
 
 def test_vl_988_tp_re_planned_on_the_rtx_3070_laptop_but_the_report_lists_one_gpu():
     e = _e("vl_988")
-    assert e.context.gpu.name == "RTX-3070-Laptop" and e.context.host_gpus.count == 1
+    assert e.context.gpu.name == "RTX-3070-Laptop" and e.context.host_shown.count == 1
     tp = next(f for f in e.diagnosis.fixes if f.flags.startswith("--tensor-parallel-size"))
     assert not tp.fits and tp.kv_tokens and "this host shows 1 (the environment report's" in tp.note
     assert not any(f.fits for f in e.diagnosis.fixes)
@@ -166,7 +166,7 @@ def test_weight_ooms_planned_from_the_catalog_with_what_their_threads_name(case_
     fix = next(f for f in e.diagnosis.fixes if f.fits)
     assert (fix.flags, fix.kv_tokens) == (flags, tokens)
     if case_id == "vl_995":  # helper fx35b: its issue text writes 'GPU:  8 * A800' (logs.hostcount): 8 hold tp 4
-        assert (e.context.host_gpus.count, e.context.host_gpus.exact) == (8, True)
+        assert (e.context.host_shown.count, e.context.host_shown.exact) == (8, True)
         assert "the band's pessimistic end holds" in fix.note and "needs 4 GPUs" not in fix.note
         return
     assert "the band's pessimistic end holds" in fix.note and "not how many the host has" in fix.note \

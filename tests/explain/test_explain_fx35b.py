@@ -2,20 +2,11 @@
 has (``explain.hostgpus``, the rule vLLM's fixes follow since round cr35b), and the free-text host count
 (``logs.hostcount``) as one more way the host's count is shown; docs/accuracy.md §7.3 round fx35b."""
 
-from types import SimpleNamespace
-
-from tpkit.explain.diagnose import SUGGESTION, Fix
+from tpkit.explain.diagnose import SUGGESTION
 from tpkit.explain.hostgpus import HostGpus, checked_fixes, gpus_needed, host_gpus_shown
 from tpkit.explain import vhostgpus
 
-
-def _ctx(tp=1, pp=1):
-    values = {"tp": tp, "pp": pp}
-    return SimpleNamespace(get=lambda k, d=None: values.get(k, d))
-
-
-def _fit(flags, note="re-planned"):
-    return Fix(flags=flags, kv_tokens=1000, fits=True, why="why", note=note)
+from test_explain_cr35b import _ctx, _fit  # the same context and fix builders
 
 
 def test_one_home_for_the_rule():
@@ -80,7 +71,7 @@ def _e(case_id, prefix=b""):
 
 def test_sg_511_tp_16_needs_16_and_its_setup_writes_8_l4():
     e = _e("sg_511")
-    assert (e.context.host_gpus.count, e.context.host_gpus.exact) == (8, True)
+    assert (e.context.host_shown.count, e.context.host_shown.exact) == (8, True)
     tp = next(f for f in e.diagnosis.fixes if f.flags == "--tp 16")
     assert not tp.fits and tp.note.startswith(f"{SUGGESTION}: needs 16 GPUs; this host shows 8 (the environment "
                                               "written in the log: 'GPUs 8 x NVIDIA L4', line 212)")

@@ -10,20 +10,12 @@ from tpkit.engines.mamba2_state import MAMBA2_SPEC_TYPES
 from tpkit.engines.vllm.layer_bytes import linear_state_bytes as planner_state_bytes
 from tpkit.engines.vllm.versions import resolve_rules
 from tpkit.models import load_model
-from tpkit.perf.impl import impl_profile
-from tpkit.perf.kernels import Batch, Shard
+from tpkit.perf.kernels import Batch
 from tpkit.perf.linear_state import state_sizes
-from tpkit.perf.work import forward_kernels
+
+from test_perf_linear_state import GDN, _state_bytes  # the same config and kernel reading
 
 GRANITE_H = "tests/validation/configs/ibm-granite--granite-4.0-h-micro.json"
-GDN = "tests/validation/configs/RedHatAI--Qwen3.8-27B-INT4.json"
-
-
-def _state_bytes(spec, tp, batch, engine) -> float:
-    ks = [k for k in forward_kernels(spec, Shard(tp=tp), batch, impl_profile(engine))
-          if k.name == "linear-attention state"]
-    assert len(ks) == 1
-    return ks[0].bytes * ks[0].count
 
 
 @pytest.fixture(scope="module")

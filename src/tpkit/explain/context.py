@@ -65,8 +65,9 @@ class Context:
     """vLLM: the log shows speculative decoding ran but prints no speculative config (what is missing, in words)"""
     printed_mig: str | None = None
     """the printed GPU name when it names a MIG slice (``logs.gpu_names.mig_slice_named``), else None"""
-    host_gpus: object | None = None
-    """``explain.hostgpus.HostGpus``, what the log shows of its host's GPUs (None: nothing beyond one in use)"""
+    host_shown: object | None = None
+    """``explain.hostgpus.HostGpus``, what the log shows of its host's GPU count (None: nothing beyond one in use);
+    not ``values["host_gpus"]``, the card models an nvidia-smi table or ``--host-gpus`` names"""
     links: object | None = None
     """``tpkit.startup.links.LinkChoice`` of what the log prints about the TP group's links (no GPU P2P, no NVLink
     mesh, hosts spanned: ``tpkit.logs.links``), for a re-plan; None when it prints nothing about them"""
@@ -186,7 +187,7 @@ def build_context(parsed: ParsedLog, flags: dict | None = None, *, forced_custom
                    model_source=model_source, gpu=gpu, gpu_source=gpu_source, contradictions=tuple(contradictions),
                    notes=tuple(notes), forced_custom_allreduce=forced_custom_allreduce, gpu_inferred=inferred,
                    tp_inferred=tp_inferred, spec=spec, spec_source=spec_source or "", spec_missing=spec_missing,
-                   links=links, printed_mig=mig_slice_named(parsed), host_gpus=host)
+                   links=links, printed_mig=mig_slice_named(parsed), host_shown=host)
 
 
 def is_rocm(ctx: Context) -> bool:

@@ -38,7 +38,7 @@ import re
 from tpkit.records import dataclass
 
 from tpkit.explain.diagnose import SUGGESTION, Fix, unshown
-from tpkit.logs.hostcount import host_count_written
+from tpkit.logs.hostcount import host_count_written, nvidia_smi_rows
 
 __all__ = ["HostGpus", "host_gpus_shown", "gpus_needed", "checked_fixes"]
 
@@ -51,8 +51,6 @@ class HostGpus:
     evidence: str
 
 
-_NVSMI_ROW = re.compile(rb"^\|\s+(\d{1,2})\s+(?:NVIDIA|Tesla|Quadro|GeForce)\b[^|\n]*?\s(?:On|Off)\s+\|", re.M)
-"""an nvidia-smi table row: '|   0  NVIDIA GeForce RTX 3080        Off |   00000000:05:00.0 Off |'"""
 _COLLECT_ENV = re.compile(rb"GPU models and configuration:[ \t]*([^\r\n]*)((?:\r?\n[ \t]*GPU \d{1,2}: [^\r\n]+)*)")
 _ENV_GPU = re.compile(rb"GPU (\d{1,2}): ")
 _DEVICE_COUNT = re.compile(rb"torch\.cuda\.device_count\(\)\s*(?:=|==|:|->|returns?|is)?\s*(\d{1,2})\b")
@@ -67,7 +65,7 @@ def _line(raw: bytes, pos: int) -> int:
 
 def _shown_by_text(raw: bytes) -> HostGpus | None:
     """The host's count from an nvidia-smi table, the environment report or a device-count print (module doc)."""
-    rows = list(_NVSMI_ROW.finditer(raw))
+    rows = nvidia_smi_rows(raw)
     if rows:
         n = len({int(m.group(1)) for m in rows})
         return HostGpus(count=n, exact=True, evidence=f"nvidia-smi lists {n} GPU{'s' if n > 1 else ''}, line "
@@ -113,13 +111,13 @@ def _used(raw: bytes, run_gpus: int) -> HostGpus | None:
 def host_gpus_shown(raw: bytes | None, gpu, run_gpus: int) -> HostGpus | None:
     """What the log shows of the host's GPUs (module doc); ``gpu`` the log's ``GpuSpec`` or None, ``run_gpus`` its
     tp × pp.  None: nothing shown beyond one GPU in use."""
-    raw = raw or b""
-    shown = _shown_by_text(raw[:4 << 20])
+    head = (raw or b"")[:4 << 20]
+    shown = _shown_by_text(head)
     if shown is not None and shown.count >= run_gpus:
         return shown
     if gpu is not None and getattr(gpu, "unified_memory", False) and run_gpus == 1:
         return HostGpus(count=1, exact=True, evidence=f"a {gpu.name}: a unified-memory GPU, the only one on its board")
-    return _used(raw[:4 << 20], run_gpus)
+    return _used(head, run_gpus)
 
 
 _TP_FLAG = re.compile(r"(?:--tensor-parallel-size|--tp-size|-tp)[ =](\d{1,3})\b")

@@ -180,24 +180,22 @@ _HAMI = re.compile(rb"\[HAMI-core\b|nvidia\.com/gpumem\b|\bHAMi\b")
 """the run sits in a HAMi slice: HAMi-core's own messages ('[HAMI-core Msg'), HAMi's memory resource
 (nvidia.com/gpumem) or the project's name; its free memory leaves the stream pool out (``engines.sglang.streams``)"""
 _TIMESTAMP = __import__("re").compile(rb"(20[0-9]{2}-[01][0-9]-[0-3][0-9])[ T][0-2][0-9]:[0-5][0-9]")
-_NVSMI_ROW = re.compile(rb"^\|\s+\d+\s+((?:NVIDIA|Tesla|Quadro)\b[^|\n]*?)\s+(?:On|Off)\s+\|", re.M)
-"""a card's row of an nvidia-smi table ('|   0  NVIDIA GeForce RTX 3080        Off |   00000000:05:00.0 Off |')"""
-
-
 def host_cards(raw: bytes) -> tuple[tuple[str, str], int] | None:
     """(("A,B", why), line) when the log prints an nvidia-smi table naming several GPU models, all in the catalog:
     the cards SGLang's capacity query lists (``engines.sglang.defaults.host_capacity_mib``); None otherwise (no
     table, one model — the serving card's —, or a model tpkit does not know)."""
-    rows = list(_NVSMI_ROW.finditer(raw[:4 << 20]))
+    from tpkit.logs.hostcount import nvidia_smi_rows
+
+    rows = nvidia_smi_rows(raw)
     if len(rows) < 2:
         return None
     from tpkit.logs.gpu_names import gpu_in
 
-    names = [gpu_in(m.group(1).decode("utf-8", "replace")) for m in rows]
+    names = [gpu_in(m.group(2).decode("utf-8", "replace")) for m in rows]
     known = [n[1] for n in names if n is not None and n[1] is not None]
     if len(known) < 2 or len(known) != len(rows) or len(set(known)) < 2:
         return None
-    printed = ", ".join(dict.fromkeys(repr(m.group(1).decode("utf-8", "replace").strip()) for m in rows))
+    printed = ", ".join(dict.fromkeys(repr(m.group(2).decode("utf-8", "replace").strip()) for m in rows))
     return ((",".join(dict.fromkeys(known)), f"nvidia-smi table, {len(rows)} cards: {printed}"),
             raw.count(b"\n", 0, rows[0].start()) + 1)
 

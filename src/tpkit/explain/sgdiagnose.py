@@ -75,7 +75,7 @@ def _on_the_host(fixes, ctx) -> tuple:
     the rule vLLM's fixes follow since round cr35b)."""
     from tpkit.explain.hostgpus import checked_fixes
 
-    return tuple(checked_fixes(fixes, ctx, getattr(ctx, "host_gpus", None)))
+    return tuple(checked_fixes(fixes, ctx, getattr(ctx, "host_shown", None)))
 
 
 def _pool_check(parsed):

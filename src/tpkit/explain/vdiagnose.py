@@ -102,7 +102,7 @@ def _on_the_host(fixes, ctx, parsed=None) -> tuple:
     utilization fix that starts from an assumed default says so (``_default_said``)."""
     from tpkit.explain.vhostgpus import checked_fixes
 
-    return tuple(checked_fixes(_default_said(fixes, parsed, ctx), ctx, getattr(ctx, "host_gpus", None)))
+    return tuple(checked_fixes(_default_said(fixes, parsed, ctx), ctx, getattr(ctx, "host_shown", None)))
 
 
 def _default_said(fixes, parsed, ctx) -> list:

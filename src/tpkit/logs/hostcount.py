@@ -12,6 +12,9 @@ read as the host's count.  Not read:
 - a model name ('Mixtral-8x22B', '8x7B'): the word after the sign must start with a letter and name a catalog GPU,
   and the count must follow the label directly;
 - fields that disagree with each other (none is taken).
+
+Also the one reader of an nvidia-smi table's GPU rows (``nvidia_smi_rows``), which ``explain.hostgpus`` counts and
+``explain.result.host_cards`` names.
 """
 
 from __future__ import annotations
@@ -22,7 +25,18 @@ from tpkit.errors import TpkitError
 from tpkit.hardware.catalog import lookup_gpu
 from tpkit.records import dataclass
 
-__all__ = ["FreeTextCount", "host_count_written"]
+__all__ = ["FreeTextCount", "NVSMI_ROW", "host_count_written", "nvidia_smi_rows"]
+
+
+NVSMI_ROW = re.compile(rb"^\|\s+(\d{1,2})\s+((?:NVIDIA|Tesla|Quadro|GeForce)\b[^|\n]*?)\s+(?:On|Off)\s+\|", re.M)
+"""a GPU's row of an nvidia-smi table, its index and name ('|   0  NVIDIA GeForce RTX 3080        Off |
+00000000:05:00.0 Off |'; older drivers print 'GeForce …' without 'NVIDIA')"""
+
+
+def nvidia_smi_rows(raw: bytes) -> list[re.Match]:
+    """The GPU rows of the nvidia-smi tables in the log's first 4 MiB (``NVSMI_ROW``: group 1 the index, 2 the name;
+    nvidia-smi lists every GPU the driver exposes, whatever ``CUDA_VISIBLE_DEVICES`` says)."""
+    return list(NVSMI_ROW.finditer(raw[:4 << 20]))
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
