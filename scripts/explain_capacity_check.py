@@ -4,7 +4,7 @@ For every log of tests/logs/data that prints "Load weight end" (SGLang) or "Avai
 remove the lines that print the capacity (SGLang 'KV Cache is allocated', 'max_total_num_tokens=', the
 'profiled value' warning, the DeepSeek-V4 'DSV4 memory calculation … full_token=', the hybrid-SWA
 'SWAKVPool mem usage … full size:'; vLLM 'GPU KV cache size', 'Maximum concurrency', '# GPU blocks' /
-'# cuda blocks'), run ``tpkit explain`` on the rest, and check that the printed capacity of the full log lies in
+'# cuda blocks' / '# rocm blocks'), run ``tpkit explain`` on the rest, and check that the printed capacity of the full log lies in
 the token range rebuilt from the anchors (the print-rounding interval of the anchors carried through the engine's
 arithmetic).
 
@@ -50,7 +50,7 @@ ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "logs" / "data"
 CAPACITY = re.compile(r"KV Cache is allocated|KV Cache allocated\. #tokens|max_total_num_tokens=|"
                       r"is larger than the profiled value|GPU KV cache size|Maximum concurrency for|"
-                      r"# GPU blocks|# cuda blocks|# CUDA blocks|num_gpu_blocks|"
+                      r"# GPU blocks|# cuda blocks|# CUDA blocks|# rocm blocks|num_gpu_blocks|"
                       r"[Dd][Ss][Vv]4 memory calculation|SWAKVPool mem usage: .*full size: \d")
 
 

@@ -66,6 +66,11 @@ def test_sglang_lines(line, expected):
       "available_kv": ["3.76 GiB"], "gpu_blocks": [3852], "cpu_blocks": [4096]}),
     # vl_027: lower-case '# cuda blocks'
     ("INFO 03-29 15:53:07 [executor_base.py:111] # cuda blocks: 1395, # CPU blocks: 2340", {"gpu_blocks": [1395]}),
+    # vl_1466 (ROCm V0: the platform's device_name, 'rocm'); an XPU/TPU/CPU platform's blocks are not a GPU's
+    ("INFO 08-07 16:59:28 [executor_base.py:113] # rocm blocks: 62971, # CPU blocks: 2048",
+     {"gpu_blocks": [62971], "cpu_blocks": [2048]}),
+    ("INFO 08-07 16:59:28 [executor_base.py:113] # xpu blocks: 62971, # CPU blocks: 2048",
+     {"gpu_blocks": None, "cpu_blocks": [2048]}),
     # vl_021 (0.10.2, per worker) and vl_012 (V1 capacity lines)
     ("(Worker_TP3_EP3 pid=2081) INFO 09-24 20:53:41 [gpu_worker.py:298] Available KV cache memory: 10.65 GiB",
      {"available_kv": ["10.65 GiB"]}),

@@ -73,7 +73,7 @@ MEANINGS: dict[str, tuple[str, str]] = {
                            f"estimate from v0.21); {_VG}"),
     "max_concurrency": (COUNT, "requests of concurrency_len tokens the KV pool holds at once"),
     "concurrency_len": (COUNT, "the max_model_len the concurrency is printed for"),
-    "gpu_blocks": (COUNT, "KV blocks on the GPU (V0 '# GPU blocks' / '# CUDA blocks'; early V1)"),
+    "gpu_blocks": (COUNT, "KV blocks on the GPU (V0 '# GPU blocks' / '# CUDA blocks' / ROCm's '# rocm blocks'; early V1)"),
     "cpu_blocks": (COUNT, "swap blocks on the CPU (V0)"),
     "total_gpu_memory": (SIZE, f"device total (cudaMemGetInfo); {_VG}"),
     "gpu_memory_utilization": (COUNT, "the fraction vLLM applied to the device total"),

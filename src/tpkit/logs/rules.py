@@ -15,7 +15,9 @@ field more or less, still yields what it has).  Sources, read in the released wh
   (``Memory profiling takes`` …, 0.7–0.10), ``v1/worker/gpu_model_runner.py`` (``Model loading took``,
   ``Graph capturing finished``), ``v1/worker/gpu_worker.py`` (``Available KV cache memory``, ``Free memory on
   device``), ``v1/core/kv_cache_utils.py`` (``GPU KV cache size``, ``Maximum concurrency``),
-  ``executor/*_executor.py`` (``# GPU blocks``), ``utils/mem_utils.py`` (``Memory profiling takes`` debug repr).
+  ``executor/*_executor.py`` (``# GPU blocks``; 0.7.3 ``executor/executor_base.py`` prints ``# %s blocks`` with
+  the platform's ``device_name``: ``cuda``, ``rocm`` on AMD, ``platforms/rocm.py``), ``utils/mem_utils.py``
+  (``Memory profiling takes`` debug repr).
 """
 
 from __future__ import annotations
@@ -143,7 +145,7 @@ VLLM_RULES = (
          fields=(_count("concurrency_len", r"Maximum concurrency for "),
                  _count("max_concurrency", r"per request: *", r"x"))),
     Rule(engine="vllm", needles=(" blocks: ",),
-         fields=(_count("gpu_blocks", r"(?:GPU|CUDA|cuda|gpu) blocks: "), _count("cpu_blocks", r"CPU blocks: "))),
+         fields=(_count("gpu_blocks", r"(?:GPU|CUDA|cuda|gpu|rocm) blocks: "), _count("cpu_blocks", r"CPU blocks: "))),
     Rule(engine="vllm", needles=("Memory profiling results",),
          fields=tuple(_f(n, n + "=" + _N + _GI) for n in (
              "total_gpu_memory", "initial_memory_usage", "peak_torch_memory", "memory_usage_post_profile",
