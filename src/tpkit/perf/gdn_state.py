@@ -5,9 +5,10 @@
 
 vLLM sizes a GDN layer's state with ``MambaStateDtypeCalculator.gated_delta_net_state_dtype(model_config.dtype,
 mamba_cache_dtype, mamba_ssm_cache_dtype)`` (``model_executor/layers/mamba/mamba_utils.py``; the model classes'
-``get_mamba_state_dtype_from_config`` in ``models/qwen3_next.py`` and ``models/qwen3_5.py``, and
-``layers/mamba/gdn/base.py`` ``get_state_dtype`` from 0.26.0): with ``--mamba-ssm-cache-dtype auto`` (the default,
-``config/cache.py``) the temporal state takes the conv state's dtype, i.e. the model dtype.  Only the Qwen3.5
+``get_mamba_state_dtype_from_config`` in ``models/qwen3_next.py`` and ``models/qwen3_5.py``, and the layer's
+``get_state_dtype``: ``layers/mamba/gdn_linear_attn.py`` in 0.19.1, ``layers/mamba/gdn/base.py`` in 0.26.0 /
+0.30.0): with ``--mamba-ssm-cache-dtype auto`` (the default, ``config/cache.py``) the temporal state takes the conv
+state's dtype, i.e. the model dtype.  Only the Qwen3.5
 classes change the default: ``model_executor/models/config.py`` ``Qwen3_5ForConditionalGenerationConfig.
 verify_and_update_config`` sets ``mamba_ssm_cache_dtype`` to the HF (text) config's ``mamba_ssm_dtype`` when the
 flag is ``auto`` — for the ``Qwen3_5ForConditionalGeneration`` / ``Qwen3_5MoeForConditionalGeneration`` wrappers
