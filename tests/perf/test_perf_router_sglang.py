@@ -45,7 +45,8 @@ def test_only_sglang_on_nvidia_gets_the_router_kernels():
     base = dict(model=glm, gpu=h100, tp=1, batch=1, context=512, engine_version="0.5.8")
     sglang = impl_for(PerfRequest(engine="sglang", **base))
     assert sglang.moe_small_kernels == impl_profile("sglang").moe_small_kernels + FALLBACK_EXTRA_KERNELS
-    assert impl_for(PerfRequest(engine="vllm", **{**base, "engine_version": "0.11.0"})) == impl_profile("vllm")
+    vllm = impl_for(PerfRequest(engine="vllm", **{**base, "engine_version": "0.11.0"}))
+    assert vllm.moe_small_kernels == impl_profile("vllm").moe_small_kernels and vllm.release == (0, 11, 0)  # ws36a
     assert impl_for(PerfRequest(engine="sglang", impl="reference", **base)) == impl_profile("reference")
 
 

@@ -54,6 +54,9 @@ class ImplProfile:
     (sequence, KV head), which caps a small batch's attention bandwidth"""
     source: str
     """where the counts come from"""
+    release: tuple[int, int, int] | None = None
+    """the engine release the passes run on, where a kernel's bytes depend on it (vLLM: the GDN state dtype,
+    ``perf.gdn_state``); None: not release-dependent (``reference``, SGLang)"""
 
 
 _SGLANG = ImplProfile(
@@ -91,8 +94,12 @@ def impl_profile(name: str) -> ImplProfile:
 
 def impl_for(req) -> ImplProfile:
     """The profile a ``PerfRequest`` runs: ``req.impl`` or the engine's, with SGLang's kernels that depend on the
-    release and the model (``sglang_router_kernels``: the unfused MoE router of some releases and models)."""
+    release and the model (``sglang_router_kernels``: the unfused MoE router of some releases and models); vLLM's
+    profile carries its release (``ImplProfile.release``)."""
     profile = impl_profile(req.impl or req.engine)
+    if profile.name == "vllm" and req.engine == "vllm":
+        from tpkit.perf.runtime import parse_version
+        return replace(profile, release=parse_version(req.engine_version, "vllm")[0])
     if profile.name != "sglang" or req.engine != "sglang":
         return profile
     extra, why = sglang_router_kernels(req.model, req.engine_version, vendor=req.gpu.vendor)

@@ -31,8 +31,10 @@ temporal state in the model dtype (``MambaStateDtypeCalculator.mamba2_state_dtyp
 auto``, 0.10.1 – 0.34.0 wheels, round rl35), priced here with the planner's own function
 (``engines.mamba2_state.mamba2_state_bytes`` / ``ssm_state_bytes``, one home for both) in perf's activation dtype
 (``perf.kernels.ACT_BYTES``).  Not yet by engine: NemotronH (vLLM's default by release, 0.13–0.19 float16, from 0.20
-float32: the pass does not carry the release here) and Gated DeltaNet (priced as before; see docs/accuracy.md §4.4,
-round fx35c).  The ``reference`` layout keeps ``linear_attn``'s sizes (its own code, not vLLM's).
+float32).  Gated DeltaNet by vLLM release (helper ws36a, 2026-12-07): the temporal part at the element size
+``perf.gdn_state.vllm_gdn_temporal_bytes`` gives (the config's ``mamba_ssm_dtype`` where the release reads it for the
+architecture, else the model dtype), the release carried by ``ImplProfile.release``.  The ``reference`` layout
+keeps ``linear_attn``'s sizes (its own code, not vLLM's).
 """
 
 from __future__ import annotations
@@ -42,9 +44,9 @@ from tpkit.perf.kernels import ACT_BYTES
 __all__ = ["linear_state_bytes", "state_sizes"]
 
 
-def state_sizes(spec, engine: str) -> tuple[int, int]:
-    """(whole state, temporal part) bytes per layer per sequence at TP 1 that ``engine`` keeps for ``spec``'s
-    linear-attention layers (0, 0 without them)."""
+def state_sizes(spec, engine: str, release: tuple[int, int, int] | None = None) -> tuple[int, int]:
+    """(whole state, temporal part) bytes per layer per sequence at TP 1 that ``engine`` (at ``release``, where its
+    dtype rule depends on it) keeps for ``spec``'s linear-attention layers (0, 0 without them)."""
     la = spec.linear_attn
     state = la.state_bytes_per_layer.bytes if la and la.state_bytes_per_layer else 0
     temporal = la.temporal_bytes_per_layer.bytes if la and la.temporal_bytes_per_layer else 0
@@ -57,15 +59,22 @@ def state_sizes(spec, engine: str) -> tuple[int, int]:
         ssm = ssm_state_bytes(spec, None, ACT_BYTES)   # no release reads another dtype for these types
         state = mamba2_state_bytes(spec, 1, ACT_BYTES, ssm)
         temporal = state - mamba2_state_bytes(spec, 1, ACT_BYTES, 0)
+    elif release is not None:
+        from tpkit.perf.gdn_state import vllm_gdn_temporal_bytes
+
+        elem = vllm_gdn_temporal_bytes(spec, release, ACT_BYTES)
+        if elem is not None:                            # linear_attn's temporal part is SGLang's float32
+            state, temporal = state - temporal + temporal // 4 * elem, temporal // 4 * elem
     return state, temporal
 
 
-def linear_state_bytes(spec, shard, batch, engine: str, seqs: int) -> float:
+def linear_state_bytes(spec, shard, batch, engine: str, seqs: int,
+                       release: tuple[int, int, int] | None = None) -> float:
     """Bytes of recurrent state one linear-attention layer reads and writes on one rank for ``seqs`` sequences of
     ``batch`` (a ``perf.kernels.Batch``; ``batch.verify`` marks a speculative verify) under ``engine``'s implementation
     (``vllm`` / ``sglang`` / ``reference``; the verify of ``reference`` priced as vLLM's, its state at
-    ``linear_attn``'s sizes)."""
-    state_tp1, temporal_tp1 = state_sizes(spec, engine)
+    ``linear_attn``'s sizes; ``release``: vLLM's, ``ImplProfile.release``)."""
+    state_tp1, temporal_tp1 = state_sizes(spec, engine, release)
     state = state_tp1 / shard.attention_tp
     per_seq = 2.0 * state
     if batch.verify and batch.tokens_per_sequence > 1 and temporal_tp1:

@@ -268,7 +268,8 @@ def _attention(spec, shard, batch, impl, kind, kv_bytes, mode="decode", kv_split
     if kind == "none":  # NemotronH MLP / MoE layer: no attention mixer
         return []
     if kind == "linear":  # the recurrent state read and written; a verify keeps one per token (perf.linear_state)
-        return [Kernel(kind="small", name="linear-attention state", bytes=linear_state_bytes(spec, shard, batch, impl.name, seqs))]
+        return [Kernel(kind="small", name="linear-attention state",
+                       bytes=linear_state_bytes(spec, shard, batch, impl.name, seqs, impl.release))]
     ctx = batch.context + batch.tokens_per_sequence
     if kind == "sliding" and spec.sliding_window:
         ctx = min(ctx, spec.sliding_window)
