@@ -51,6 +51,9 @@ vLLM 0.20.0 at TP 8 on 8x H200 NVL over PCIe, one request; the single-shot row n
 row sign right and within 25 %; second batch, 6 rows from one more source (Qwen3-8B-AWQ on an RTX 3090 under vLLM 0.30.0's V1
 runner, EAGLE-3 k=3 and a Qwen3-0.6B draft model k=4 at 1/4/16 requests): 5 sign right (the batch-1 draft-model slow-down is
 called a speed-up), 4 within 25 %; held out 401/433 = 0.926 sign right, all rows 431/469 = 0.919; same floors.
+Helper ws36b (2026-12-07, model unchanged): 16 DeepSeek rows of s31_wilkes_a100_eagle3 marked not comparable (their column
+labels are not established, the source's file table): held out 386/417 = 0.926 sign right, within 25 % 297/417 = 0.712; all
+rows 416/453 = 0.918 sign right, 328/453 = 0.724 within 25 %; same floors.
 Helper sp16 (2026-12-05): rows marked ``"measurement": "workload"`` (as163) are scored as the workload they
 measured (``tpkit.perf.workload``, ``decode_published.scored_speedup``); same floors.
 """
@@ -571,9 +574,11 @@ def test_only_the_p18_first_requests_that_compile_are_not_comparable():
     Helper sp31 (2026-12-07): the four DeepSeek MT-bench rows of s31_wilkes_a100_eagle3 (440, 445, 450, 455), which
     their source itself flags ('Treat mtbench DeepSeek static as suspect'), are the only other marked rows.
     Helper sp35 (2026-12-07): and row 472, s35_nanoserve_h200nvl_k26's single-shot run ('single-shot latency is not a
-    stable comparison unit here', the source)."""
+    stable comparison unit here', the source).  Helper ws36b (2026-12-07): and the other 16 DeepSeek rows of
+    s31_wilkes_a100_eagle3 (DEEPSEEK_PAIRED), whose column labels the source's own file table leaves open (two jobs in
+    lockstep, one accept length per pair of columns at temperature 0)."""
     marked = [i for i, r in enumerate(DATA["rows"], 1) if r.get("not_comparable")]
-    assert marked == list(COLD_POINTS) + [440, 445, 450, 455, 472]
+    assert marked == sorted(list(COLD_POINTS) + [440, 445, 450, 455, 472] + list(DEEPSEEK_PAIRED))
     assert DATA["rows"][471]["source"] == "s35_nanoserve_h200nvl_k26"
     for n in (440, 445, 450, 455):
         row = DATA["rows"][n - 1]
@@ -586,6 +591,29 @@ def test_only_the_p18_first_requests_that_compile_are_not_comparable():
         assert "config warmup disabled for resume" in reason
         assert "Triton kernel JIT compilation during inference" in reason
         assert "fused_sigmoid_gating_delta_rule_update_kernel" in reason
+
+
+DEEPSEEK_PAIRED = (441, 442, 443, 444, 446, 447, 448, 449, 451, 452, 453, 454, 456, 457, 458, 459)
+
+
+def test_s31_deepseek_columns_measured_in_pairs_are_not_comparable():
+    """Helper ws36b (2026-12-07): in s31_wilkes_a100_eagle3's DeepSeek table the (3,1,4) and (7,4,8) columns print one
+    accept length per benchmark, and so do (7,1,8) and (10,6,60); the page's file table names one finish second for
+    each pair's humaneval cell.  Greedy decoding (the page: 'temperature=0') with two different draft trees cannot accept
+    the same tokens, so each pair measured one configuration and the row's steps/topk/draft tokens are not known."""
+    rows = {n: DATA["rows"][n - 1] for n in DEEPSEEK_PAIRED}
+    for n, row in rows.items():
+        assert row["source"] == "s31_wilkes_a100_eagle3" and row["model"] == "deepseek-ai/DeepSeek-R1-Distill-Llama-8B"
+        reason = row["not_comparable"]
+        assert "results_20260414_010717.jsonl" in reason and "results_20260414_033902.jsonl" in reason
+        assert "PORT=30000" in reason and "temperature=0" in reason
+    for chain, tree in ((441, 451), (446, 456)):
+        for k in range(4):
+            a, b = rows[chain + k], rows[tree + k]
+            assert (a["num_steps"], a["topk"]) != (b["num_steps"], b["topk"])
+            assert abs(a["accept_length"] - b["accept_length"]) < 0.025
+    llama = [r for r in DATA["rows"] if r["source"] == "s31_wilkes_a100_eagle3" and r["model"].startswith("meta-llama/")]
+    assert len(llama) == 20 and not any(r.get("not_comparable") for r in llama)
 
 
 def test_not_comparable_rows_stay_in_the_table_and_out_of_the_scores():
