@@ -55,7 +55,9 @@ called a speed-up), 4 within 25 %; held out 401/433 = 0.926 sign right, all rows
 8x RTX PRO 6000 under vLLM 0.25.0, one request; Qwen3-8B-FP8 EAGLE-3 k=3 on an RTX 4090 under WSL2, vLLM 0.27.1, 1 and 16
 requests; Qwen3-8B bf16 / FP8_DYNAMIC with the student's 32k-vocabulary EAGLE-3 head k=1..3 under vLLM 0.20.0 on one H100 at 8
 requests): 6 sign right (the RTX 4090 16-request slow-down is called a speed-up), 5 within 25 %; held out 407/440 = 0.925 sign
-right, all rows 437/476 = 0.918; same floors.
+right, all rows 437/476 = 0.918; same floors.  Second batch, 2 rows from one more source (Qwen3-8B bf16 / FP8_DYNAMIC with a
+weakly trained own EAGLE-3 head k=5, offline batch 256 on one H100, vLLM 0.20.0): both slow-downs sign right and within 25 %;
+held out 409/442 = 0.925, all rows 439/478 = 0.918; same floors.
 Helper sp16 (2026-12-05): rows marked ``"measurement": "workload"`` (as163) are scored as the workload they
 measured (``tpkit.perf.workload``, ``decode_published.scored_speedup``); same floors.
 """
@@ -644,9 +646,11 @@ def test_dcstang_rows_run_the_sources_full_vocabulary_head():
     assert len(rows) == 5
     assert {r["draft_model"] for r in rows} == {"tests/validation/configs/dcstang--eagle3-spec-dec-Qwen3-8B-head.json"}
     # Helper sp35 (2026-12-07): s35_wsl3090_q8awq's STANDALONE rows carry their draft model (Qwen3-0.6B) the same way.
-    # Helper sp36 (2026-12-07): s36_nnamdi_h100_q8 (the same course's homework) carries the 32k-vocabulary head of s29.
+    # Helper sp36 (2026-12-07): s36_nnamdi_h100_q8 and s36_obieze_h100_q8 (the same course's homework) carry the
+    # 32k-vocabulary head of s29.
     assert not any(r.get("draft_model") for r in DATA["rows"]
-                   if r["source"] not in ("p20_dcstang_h100", "s29_dg_h100_q8", "s35_wsl3090_q8awq", "s36_nnamdi_h100_q8"))
+                   if r["source"] not in ("p20_dcstang_h100", "s29_dg_h100_q8", "s35_wsl3090_q8awq", "s36_nnamdi_h100_q8",
+                                          "s36_obieze_h100_q8"))
     head = load_model(str(ROOT / rows[0]["draft_model"]))
     assert (head.vocab_size, head.extra.get("draft_vocab_size"), head.num_layers) == (151936, 151936, 1)
     # 2.82 GiB of bf16: embedding + lm_head over the full vocabulary, one 2h-input layer and the 3h -> h fc
@@ -904,3 +908,20 @@ def test_sp36_rows_are_the_sources_runs_as_entered_blind():
     assert not any("not_comparable" in r for r in glm + wsl + hw)
     assert "target model: Qwen/Qwen3-8B, dtype: torch.bfloat16" in DATA["sources"]["s36_nnamdi_h100_q8"]
     assert any(e[0].startswith("github:enginrect/llmso") and "n-gram" in e[2] for e in DATA["not_scored"])
+
+
+def test_sp36_second_batch_rows_are_the_offline_grid_at_256_requests():
+    """Helper sp36 (2026-12-07), entered blind: s36_obieze_h100_q8 is another student's run of the same course homework
+    (REPORT.md section 4 and benchmark/results_*.json): offline LLM.generate of 256 ShareGPT prompts at once, 512 tokens,
+    vLLM 0.20.0 on one H100, tok/s = output tokens / wall time; EAGLE-3 num_speculative_tokens 5 (the harness; the report
+    says 3); accept length 1.71 = 1 + the head's validation full_acc (no serving acceptance printed)."""
+    rows = [r for r in DATA["rows"] if r["source"] == "s36_obieze_h100_q8"]
+    assert [(r["model"], r["base_tok_s"], r["spec_tok_s"]) for r in rows] == [
+        ("Qwen/Qwen3-8B", 14849.4, 7197.9),
+        ("tests/validation/configs/RedHatAI--Qwen3-8B-FP8-dynamic.json", 16799.3, 8262.7)]
+    assert all((r["gpu"], r["tp"], r["engine_version"], r["batch"], r["context"], r["algorithm"], r["num_steps"], r["topk"],
+                r["num_draft_tokens"], r["accept_length"], r["draft_model"]) == (
+        "H100", 1, "0.20.0", 256, 460, "EAGLE3", 5, 1, 6, 1.71,
+        "tests/validation/configs/dishantghai--Qwen3-8B-eagle3-head-32k.json") for r in rows)
+    assert all("not_comparable" not in r for r in rows)
+    assert "'num_speculative_tokens': 5" in DATA["sources"]["s36_obieze_h100_q8"]
