@@ -54,6 +54,15 @@ called a speed-up), 4 within 25 %; held out 401/433 = 0.926 sign right, all rows
 Helper ws36b (2026-12-07, model unchanged): 16 DeepSeek rows of s31_wilkes_a100_eagle3 marked not comparable (their column
 labels are not established, the source's file table): held out 386/417 = 0.926 sign right, within 25 % 297/417 = 0.712; all
 rows 416/453 = 0.918 sign right, 328/453 = 0.724 within 25 %; same floors.
+7 rows from three more held-out sources were added 2026-12-07 (helper sp36, model unchanged; GLM-5.2-NVFP4 MTP k=5 at TP 8 on
+8x RTX PRO 6000 under vLLM 0.25.0, one request; Qwen3-8B-FP8 EAGLE-3 k=3 on an RTX 4090 under WSL2, vLLM 0.27.1, 1 and 16
+requests; Qwen3-8B bf16 / FP8_DYNAMIC with the student's 32k-vocabulary EAGLE-3 head k=1..3 under vLLM 0.20.0 on one H100 at 8
+requests): 6 sign right (the RTX 4090 16-request slow-down is called a speed-up), 5 within 25 %; held out 407/440 = 0.925 sign
+right, all rows 437/476 = 0.918; same floors.  Second batch, 2 rows from one more source (Qwen3-8B bf16 / FP8_DYNAMIC with a
+weakly trained own EAGLE-3 head k=5, offline batch 256 on one H100, vLLM 0.20.0): both slow-downs sign right and within 25 %;
+held out 409/442 = 0.925, all rows 439/478 = 0.918; same floors.
+Both merged (lead, session 36): held out 394/426 = 0.925 sign right, 304/426 = 0.714 within 25 %; all rows 424/462 =
+0.918, 335/462 = 0.725; same floors.
 Helper sp16 (2026-12-05): rows marked ``"measurement": "workload"`` (as163) are scored as the workload they
 measured (``tpkit.perf.workload``, ``decode_published.scored_speedup``); same floors.
 """
@@ -667,8 +676,11 @@ def test_dcstang_rows_run_the_sources_full_vocabulary_head():
     assert len(rows) == 5
     assert {r["draft_model"] for r in rows} == {"tests/validation/configs/dcstang--eagle3-spec-dec-Qwen3-8B-head.json"}
     # Helper sp35 (2026-12-07): s35_wsl3090_q8awq's STANDALONE rows carry their draft model (Qwen3-0.6B) the same way.
+    # Helper sp36 (2026-12-07): s36_nnamdi_h100_q8 and s36_obieze_h100_q8 (the same course's homework) carry the
+    # 32k-vocabulary head of s29.
     assert not any(r.get("draft_model") for r in DATA["rows"]
-                   if r["source"] not in ("p20_dcstang_h100", "s29_dg_h100_q8", "s35_wsl3090_q8awq"))
+                   if r["source"] not in ("p20_dcstang_h100", "s29_dg_h100_q8", "s35_wsl3090_q8awq", "s36_nnamdi_h100_q8",
+                                          "s36_obieze_h100_q8"))
     head = load_model(str(ROOT / rows[0]["draft_model"]))
     assert (head.vocab_size, head.extra.get("draft_vocab_size"), head.num_layers) == (151936, 151936, 1)
     # 2.82 GiB of bf16: embedding + lm_head over the full vocabulary, one 2h-input layer and the 3h -> h fc
@@ -892,3 +904,54 @@ def test_sp35_second_batch_rows_are_the_findings_tables_run_means():
                                          400, 1, "auto") for r in rows)
     assert all("not_comparable" not in r and "V1" in r["note"] for r in rows)
     assert "70293643300" in DATA["sources"]["s35_wsl3090_q8awq"]
+
+
+def test_sp36_rows_are_the_sources_runs_as_entered_blind():
+    """Helper sp36 (2026-12-07), entered blind.  s36_selfllm_glm52_rtx6k: datawhalechina/self-llm's GLM-5.2 vLLM tutorial
+    (nvidia/GLM-5.2-NVFP4, 8x RTX PRO 6000, vLLM 0.25.0, TP 8 + EP, fp8 KV), printed output tok/s of one 1,024-in / 512-out
+    request at a time, MTP 5 tokens vs off.  s36_llmso_4090_q8fp8: enginrect/llmso's Lab 1 (Qwen3-8B-FP8 on an RTX 4090 under
+    WSL2, vLLM 0.27.1, RedHatAI EAGLE-3 k=3), concurrency / mean TPOT at 1 and 16 requests.  s36_nnamdi_h100_q8: the
+    p20 / s29 course homework of NnamdiOdozi (own 32k-vocabulary EAGLE-3 head, vLLM 0.20.0, one H100, 8 requests),
+    8 / mean TPOT; its 'fp8_speculative' k=1 / k=2 runs are bf16-target rows (the source's own later note)."""
+    glm = [r for r in DATA["rows"] if r["source"] == "s36_selfllm_glm52_rtx6k"]
+    assert [(r["model"], r["gpu"], r["tp"], r["engine_version"], r["kv_cache_dtype"], r["batch"], r["context"],
+             r["algorithm"], r["num_steps"], r["topk"], r["num_draft_tokens"], r["base_tok_s"], r["spec_tok_s"],
+             r["accept_length"]) for r in glm] == [
+        ("bench/data/glm-5.1-nvfp4.config.json", "RTX-PRO-6000", 8, "0.25.0", "fp8", 1, 1292, "NEXTN", 5, 1, 6, 44.21,
+         69.24, 2.61)]
+    wsl = [r for r in DATA["rows"] if r["source"] == "s36_llmso_4090_q8fp8"]
+    assert [(r["batch"], r["base_tok_s"], r["spec_tok_s"], r["accept_length"]) for r in wsl] == [
+        (1, 32.5, 37.4, 2.23), (16, 440.2, 312.6, 2.19)]
+    assert all((r["model"], r["gpu"], r["tp"], r["engine"], r["engine_version"], r["context"], r["algorithm"],
+                r["num_steps"], r["topk"], r["num_draft_tokens"], r["kv_cache_dtype"]) == (
+        "tests/validation/configs/Qwen--Qwen3-8B-FP8.json", "RTX-4090", 1, "vllm", "0.27.1", 200, "EAGLE3", 3, 1, 4, "auto")
+        for r in wsl)
+    hw = [r for r in DATA["rows"] if r["source"] == "s36_nnamdi_h100_q8"]
+    assert [(r["model"], r["num_steps"], r["num_draft_tokens"], r["base_tok_s"], r["spec_tok_s"], r["accept_length"])
+            for r in hw] == [
+        ("Qwen/Qwen3-8B", 1, 2, 1141.2, 1369.9, 1.37), ("Qwen/Qwen3-8B", 2, 3, 1141.2, 1403.5, 1.45),
+        ("Qwen/Qwen3-8B", 3, 4, 1141.2, 1346.8, 1.46),
+        ("tests/validation/configs/RedHatAI--Qwen3-8B-FP8-dynamic.json", 2, 3, 1642.7, 1990.0, 1.45)]
+    assert all((r["gpu"], r["tp"], r["engine_version"], r["batch"], r["context"], r["algorithm"], r["topk"],
+                r["draft_model"]) == ("H100", 1, "0.20.0", 8, 200, "EAGLE3", 1,
+                                      "tests/validation/configs/dishantghai--Qwen3-8B-eagle3-head-32k.json") for r in hw)
+    assert not any("not_comparable" in r for r in glm + wsl + hw)
+    assert "target model: Qwen/Qwen3-8B, dtype: torch.bfloat16" in DATA["sources"]["s36_nnamdi_h100_q8"]
+    assert any(e[0].startswith("github:enginrect/llmso") and "n-gram" in e[2] for e in DATA["not_scored"])
+
+
+def test_sp36_second_batch_rows_are_the_offline_grid_at_256_requests():
+    """Helper sp36 (2026-12-07), entered blind: s36_obieze_h100_q8 is another student's run of the same course homework
+    (REPORT.md section 4 and benchmark/results_*.json): offline LLM.generate of 256 ShareGPT prompts at once, 512 tokens,
+    vLLM 0.20.0 on one H100, tok/s = output tokens / wall time; EAGLE-3 num_speculative_tokens 5 (the harness; the report
+    says 3); accept length 1.71 = 1 + the head's validation full_acc (no serving acceptance printed)."""
+    rows = [r for r in DATA["rows"] if r["source"] == "s36_obieze_h100_q8"]
+    assert [(r["model"], r["base_tok_s"], r["spec_tok_s"]) for r in rows] == [
+        ("Qwen/Qwen3-8B", 14849.4, 7197.9),
+        ("tests/validation/configs/RedHatAI--Qwen3-8B-FP8-dynamic.json", 16799.3, 8262.7)]
+    assert all((r["gpu"], r["tp"], r["engine_version"], r["batch"], r["context"], r["algorithm"], r["num_steps"], r["topk"],
+                r["num_draft_tokens"], r["accept_length"], r["draft_model"]) == (
+        "H100", 1, "0.20.0", 256, 460, "EAGLE3", 5, 1, 6, 1.71,
+        "tests/validation/configs/dishantghai--Qwen3-8B-eagle3-head-32k.json") for r in rows)
+    assert all("not_comparable" not in r for r in rows)
+    assert "'num_speculative_tokens': 5" in DATA["sources"]["s36_obieze_h100_q8"]
