@@ -173,10 +173,16 @@ NOT_SHOWN = {
     "vl_1432": _HOW["pool_not_printed"] + " (helper ex35: placed at first_request by V0's background-loop callback)",
     "sg_517": _HOW["chunk_unplanned"],
     "sg_518": _HOW["chunk_unplanned"],
-    "sg_028": _HOW["graph_scaled"],
-    "sg_030": _HOW["graph_scaled"],
-    "sg_450": _HOW["graph_scaled"],
-    "sg_453": _HOW["graph_scaled"],
+    # helper cr36a: --disable-cuda-graph now keeps the run's own pool without anchors (explain.sgkeptpool) where the
+    # run's fraction is known (printed / given, or a release before 0.5.14), a graph was captured and the log shows
+    # speculative decoding off; each of the four lacks one of these
+    "sg_028": _HOW["graph_scaled"] + (" (cr36a: 3.23 GiB in graph pools, but a DeepSeek-V4 release from 0.5.14 with no "
+                                      "fraction printed and no ServerArgs to show the MTP draft off)"),
+    "sg_030": _HOW["graph_scaled"] + " (cr36a: the OOM cut after '95.00': no graph pools, no fraction, no model)",
+    "sg_450": _HOW["graph_scaled"] + (" (cr36a: no graph captured, torch prints no private pools: the largest "
+                                      "batch's eager forward failed, which runs without graphs too)"),
+    "sg_453": _HOW["graph_scaled"] + (" (cr36a: 0.5.13.post1 and 0.86 from its source, 1.56 GiB in graph pools, "
+                                      "but the MTP draft was on: its worker loads after the capture, unsized)"),
 }
 WEIGHTS_EXCEED_THE_CARD = {
     # memory failures whose run does not fit the card even with every other process gone: the plan of the log's own
@@ -218,6 +224,10 @@ FLAGS_FOR = {
     "sg_511": {"model": "meta-llama/Llama-3.1-70B-Instruct"},
     "sg_513": {"model": "mistralai/Mixtral-8x7B-Instruct-v0.1"},
     "sg_514": {"gpu": "A40", "model": str(ROOT / "tests/validation/configs/mistralai--Mistral-7B-Instruct-v0.2.json")},
+    # helper cr36a: the report behind sg_450 / sg_453 (search-index file 69459278002) names the image
+    # glm52-dynamo-sglang:0.5.13post1 and attempt 2's MEM_FRACTION_LONG=0.86; its MTP draft was on (the project's
+    # README, 69406845284: attempt 6 is 'attempt 5 minus the four speculative flags'), which no flag of explain says
+    "sg_453": {"engine_version": "0.5.13.post1", "mem_fraction_static": 0.86},
     # helper rt23: V0 profile-run OOMs whose titles name the model (models.json's config): without it no fix can be
     # planned, and the utilization fix that "fitted" before cannot cure an OOM inside the profile run
     "vl_989": {"model": str(ROOT / "tests/validation/configs/meta-llama--Llama-3.2-11B-Vision-Instruct.json")},

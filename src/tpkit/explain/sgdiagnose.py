@@ -53,7 +53,7 @@ def diagnose_sglang(parsed, a, ctx) -> Diagnosis:
     elif phase == "cuda_graph" and (root := capture_error_not_memory(parsed)) is not None:
         cause, short, fixes = _graph_error(root, a, failure_texts(parsed))
     elif phase == "cuda_graph":
-        cause, short, fixes = _graph_failure(sized := sized_oom(parsed, failure), a, ctx, plan)
+        cause, short, fixes = _graph_failure(sized := sized_oom(parsed, failure), a, ctx, plan, parsed.run)
         cause += sized_note(failure, sized)
     elif (leak := _pool_check(parsed)) is not None:
         cause, short, fixes = leak
@@ -257,7 +257,7 @@ def _graph_error(root: str, a, texts: str = ""):
         why="no CUDA graph is captured (slower decode); the KV pool is unchanged")]
 
 
-def _graph_failure(failure, a, ctx, plan: BudgetReplan):
+def _graph_failure(failure, a, ctx, plan: BudgetReplan, run=None):
     """Out of memory capturing the CUDA graphs: (cause, short, fixes) — more slack, a smaller captured batch, the
     custom all-reduce buffers off."""
     oom, req, free, short = oom_sizes(failure)
@@ -277,7 +277,7 @@ def _graph_failure(failure, a, ctx, plan: BudgetReplan):
     fixes += _graph_batch_fixes(failure, a, ctx, oom, req, short)
     from tpkit.explain.sggraphs import graphs_off_fix
 
-    fixes.append(graphs_off_fix(a, ctx, plan, _graph_pool_bytes(failure, oom)))
+    fixes.append(graphs_off_fix(a, ctx, plan, _graph_pool_bytes(failure, oom), run))
     if a.car_bytes:
         fixes.append(Fix(flags="--disable-custom-all-reduce", kv_tokens=a.tokens_printed,
                          fits=short is not None and a.car_bytes >= short,

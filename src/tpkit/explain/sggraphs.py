@@ -28,11 +28,12 @@ GRAPH_RESERVE_MOVES_FROM = "0.5.14"
 """the first release whose default fraction drops a graph term under --disable-cuda-graph (``engines.sglang.defaults``)"""
 
 
-def graphs_off_fix(a, ctx, plan, pools) -> Fix:
+def graphs_off_fix(a, ctx, plan, pools, run=None) -> Fix:
     """The ``--disable-cuda-graph`` fix: ``pools`` is ``sgdiagnose._graph_pool_bytes``' (bytes, as printed) or None;
-    ``plan`` the run's :class:`~tpkit.explain.sgbudget.BudgetReplan`.  From 0.5.14 the run's fraction is pinned with
-    the flag (``--mem-fraction-static``: SGLang's default would drop its graph reserve, and a printed ServerArgs
-    value does not say whether it was a default)."""
+    ``plan`` the run's :class:`~tpkit.explain.sgbudget.BudgetReplan`; ``run`` the parsed log's settings.  From 0.5.14
+    the run's fraction is pinned with the flag (``--mem-fraction-static``: SGLang's default would drop its graph
+    reserve, and a printed ServerArgs value does not say whether it was a default).  Without anchors the run's own
+    pool may be kept (``explain.sgkeptpool``, helper cr36a)."""
     why = "no CUDA graph is captured (slower decode): the capture that failed is not run"
     flags, words = _flags(ctx, plan)
     rest, tokens = plan.budget() if flags else (None, None)
@@ -44,6 +45,13 @@ def graphs_off_fix(a, ctx, plan, pools) -> Fix:
         missing.append("a graph already captured (torch's 'allocated in private pools' > 0): without one the failure "
                        "may be the largest batch's eager forward, which runs without graphs too")
     note = f"{words}; the graphs' private pools at the failure: {pools[1] if pools else 'not printed'}"
+    if flags and missing and len(missing) == 1 and pools is not None and pools[0] > 0:
+        from tpkit.explain.sgkeptpool import kept_pool_fix
+
+        kept, lacking = kept_pool_fix(ctx, run, flags, why, note)
+        if kept is not None:
+            return kept
+        missing = [f"{missing[0]}; or, to keep the run's own pool, {lacking}"]
     if tokens is not None and plan.context and tokens < int(plan.context):
         note += f"; holds {tokens:,} tokens, less than one {int(plan.context):,}-token request"
     fix = Fix(flags=flags or "--disable-cuda-graph", kv_tokens=tokens,
