@@ -8,7 +8,7 @@ free-memory check in ``init_device``, a weight-load OOM) printed nothing about t
 measurement, and ``tpkit plan --from-log`` charging it as "measured in the log" gave another plan than the one
 ``tpkit explain`` re-plans its fixes with (``explain.replan.relayout``, which leaves the term to the planner):
 a Llama-3.1-8B log cut at that check had its ``--gpu-memory-utilization 0.74`` fix planned at 320,512 tokens in
-explain and 325,632 in plan --from-log, the difference the 0.64 GiB of graphs the current rules capture before the
+explain and 325,632 in plan --from-log, the difference the 0.62 GiB of graphs the current rules capture before the
 extensible KV sizing.
 
 The profile's own prints are what show the run reached the point where the estimate applies (vLLM V1
