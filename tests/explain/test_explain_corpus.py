@@ -76,13 +76,15 @@ NO_NUMBERS = {
     "sg_482": "SGLang's weights-floor error with its numbers elided ('... If using speculative decoding'; blind12)",
     "sg_492": "SGLang's weights-floor error at 0.85 on an RTX 3060 Ti (not in the catalog) with a SmolLM2-360M that has no "
               "config in tests/; the cause was a vLLM server's 6.8 GB on the card (helper sgb14)",
+    # helper cr36c (2026-12-07): the vLLM first-request diagnosis now says it in these words (explain.vnonumbers)
+    "vl_1471": "held-back round ex35: vLLM sleep mode's wake_up OOM (cumem_allocator's 'CUDA Error: out of memory'): "
+               "no size, free memory or model printed; what the trainer left on the card is not in the log",
 }
 NO_NUMBERS_UNWORDED = {
     # memory failures that print no number to re-plan from, whose diagnosis offers no fix but does not yet say so in
     # NO_NUMBERS' words (explain.sgreplan.no_replan_words is SGLang's; vLLM's first-request cause has none): a lead
     # for the vLLM diagnosis (helper ex35, docs/accuracy.md §7.3 round ex35)
-    "vl_1471": "held-back round ex35: vLLM sleep mode's wake_up OOM (cumem_allocator's 'CUDA Error: out of memory'): "
-               "no size, free memory or model printed; what the trainer left on the card is not in the log",
+    # helper cr36c (2026-12-07): vl_1471 moved to NO_NUMBERS (explain.vnonumbers words it); empty now
 }
 FLOOR_NOT_SHOWN = {
     # SGLang 0.5.14+'s 'Loaded weights leave no GPU memory … minimum viable = M' with no pre-load memory and no cell:

@@ -313,7 +313,9 @@ def _vllm_terms(a) -> tuple[dict, list[str]]:
     use = a.graph_use
     if a.activation is not None:
         terms["activation_peak"] = _mid(a.activation)
-    if use is not None and use.applied is not None:
+    from tpkit.explain.vgraphread import graph_term_read
+
+    if use is not None and use.applied is not None and graph_term_read(a):  # a log cut before the profile: no reading
         terms["cuda_graphs"] = _mid(use.applied)
     elif use is not None and use.graphs_in_peak and "activation_peak" in terms:
         terms["cuda_graphs"] = Bytes(0)

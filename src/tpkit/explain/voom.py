@@ -191,7 +191,10 @@ def first_request_failure(failure, a, tokens_for, *, ctx=None, texts: str = ""):
                                why="leaves room outside vLLM's budget for the activations",
                                request=_one_request_check(a, ctx))
     seqs = sampler_warmup_fix(failure, a, ctx, texts) if ctx is not None else None
-    return cause, short, fixes + ([seqs] if seqs else [])
+    from tpkit.explain.vnonumbers import worded_cause  # round cr36c: no size printed, nothing offered
+
+    fixes = fixes + ([seqs] if seqs else [])
+    return worded_cause(cause, short, fixes, kv_printed=avail is not None), short, fixes
 
 
 _SAMPLER_WARMUP = re.compile(r"occurred when warming up sampler with (\d+) dummy requests")

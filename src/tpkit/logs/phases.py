@@ -280,9 +280,12 @@ def workspace_phase(frames: list[str], state: str | None) -> tuple[str, str] | N
 
 
 def traceback_phase(frames: list[str], state: str | None) -> tuple[str, str] | None:
-    """``frame_phase``, then a lone dummy-run or FlashInfer-workspace frame placed by ``state``, the rank's last
-    start-up step."""
-    return frame_phase(frames) or dummy_run_phase(frames, state) or workspace_phase(frames, state)
+    """``frame_phase``, a drafter's proposal (``logs.drafting``, round cr36c), then a lone dummy-run or
+    FlashInfer-workspace frame placed by ``state``, the rank's last start-up step."""
+    from tpkit.logs.drafting import drafting_phase
+
+    return (frame_phase(frames) or drafting_phase(frames) or dummy_run_phase(frames, state)
+            or workspace_phase(frames, state))
 
 
 def warmup_phase(message: str, state: str | None) -> tuple[str, str] | None:
