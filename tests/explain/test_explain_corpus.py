@@ -151,15 +151,15 @@ NOT_SHOWN = {
     "vl_224": ("helper cr34b: the log measured no weights, so the tp fix is planned from the catalog (class b); tp 4 "
                "at 0.87 fits the nominal plan, but the band's pessimistic end holds no KV token on the 6 GiB card "
                "(cr33c counted it as re-planned from measured weights)"),
-    # helper cr35b (2026-12-07): vl_342's tp 2 (re-planned, 184,256 tokens) needs 2 GPUs; the DGX Spark shows 1
-    "vl_342": _HOW["beyond_host"],
+    # helper cr35b (2026-12-07): vl_342's tp 2 (re-planned, 184,256 tokens) needs 2 GPUs; the DGX Spark shows 1;
+    # helper cr36b: vl_342 left the set: the smaller profile batch re-planned from the log holds 10,928 tokens, and
+    # with --max-model-len 10,912 (one request then fits) it is a fit on the one card (explain.vshortlen)
     "vl_1434": _HOW["weights_unplanned"] + " (the thread: the model went to a card other than the one set; no model "
                                            "named)",
     "vl_1435": _HOW["weights_unplanned"] + " (a 23.68 GiB card on the workstation that had just fine-tuned; no model "
                                            "named)",
-    # helper ex35: placed at the weights (a parallel layer's constructor); freeing the listed process is a suggestion
-    # there (the weights are not printed and no model is named), where the `other` phase called it a fit
-    "vl_1430": _HOW["weights_unplanned"] + " (Xinference's chatglm3-6b-32k on a card another process holds)",
+    # helper ex35: placed at the weights (a parallel layer's constructor); helper cr36b: vl_1430 left the set, its
+    # model's config assembled (FLAGS_FOR): freeing the listed process is planned on the freed card (class b)
     "vl_794": _HOW["profile_unplanned"],
     "vl_1148": _HOW["profile_unplanned"],
     "vl_1149": _HOW["profile_unplanned"],
@@ -255,6 +255,10 @@ FLAGS_FOR = {
     "vl_990": {"model": str(ROOT / "tests/logs/data/configs/Qwen__Qwen2.5-VL-72B-Instruct/config.json")},
     # helper cr35c: vllm#27508's title names gpt-oss-120b on H100; its nvidia-smi shows the one H100 80GB idle
     "vl_007": {"model": "openai/gpt-oss-120b", "gpu": "H100"},
+    # helper cr36b: Xinference's model uid names chatglm3-6b-32k (an assembled config, its SOURCE.md); the vLLM
+    # settings are Xinference 0.10.2.post1's defaults (the thread's release; models.json quotes them)
+    "vl_1430": {"model": str(ROOT / "tests/logs/data/configs/THUDM__chatglm3-6b-32k/config.json"),
+                "max_model_len": 4096, "gpu_memory_utilization": 0.9},
 }
 """Flags where the excerpt lacks what its source states.  sg_042: the log does not name its model (the source
 does: MedGemma 27B = Gemma-3-27B geometry).  sg_060: the log names deepseek-ai/DeepSeek-V2.5, whose config is not in

@@ -199,9 +199,13 @@ def test_every_other_fix_round_trips():
     # helper fx35a (2026-12-07): 92 of 101 (vl_007's utilization suggestion counted in the plan's unit: 57,664 both
     # sides, explain.vtokens.pool_tokens), mismatch 9
     # lead (merge, session 35): fx35a + fx35b: 92 of 100 matched, 23 suggestions, mismatch 8
-    assert sum(r["outcome"] == "suggestion" for r in rows) <= 23
     # helper cr36c (2026-12-07): 93 of 100 (vl_1468's utilization: explain.vgraphread), mismatch 7
-    assert sum(r["outcome"] == "match" for r in rows) >= 93  # helper cr17: 60 of 62; bl18b: 64 of 66; cr19: 65 of 67;
+    # helper cr36b (2026-12-07): 93 of 101 matched (+ vl_342's smaller profile with --max-model-len 10912, re-planned
+    # from the log: explain.vshortlen), 25 suggestions (+ vl_1430's tp 2 / fp8, refused before: no model; with its
+    # chatglm3-6b-32k config the empty card fits, so they are "not reproduced" suggestions), mismatch 8
+    # lead (merge, session 36): cr36b + cr36c: 94 of 101 matched, 25 suggestions, mismatch 7
+    assert sum(r["outcome"] == "suggestion" for r in rows) <= 25
+    assert sum(r["outcome"] == "match" for r in rows) >= 94  # helper cr17: 60 of 62; bl18b: 64 of 66; cr19: 65 of 67;
     # rt23: 86 of 90 (81 of 87 before: vl_989 / vl_992 lost the utilization fix; vl_989, vl_992, vl_993 get 4 each)
     # helper cr31 (2026-12-07): 85 of 89 -> 88 of 94 (sg_513's three fixes match now that its card is read; sg_514's
     # two differ, OPEN "another process")

@@ -32,6 +32,10 @@ def profile_fixes(a, ctx) -> list[Fix]:
     flags = " ".join(f"--{k.replace('_', '-')} {v}" for k, v in SMALLER_BATCH.items())
     planned = vreplan.reprofiled(a, ctx, dict(SMALLER_BATCH), why)
     shorter = shorter_profile_fix(a, ctx, planned, dict(SMALLER_BATCH), why)
+    if shorter is None:  # cr36b: the same check on a re-plan from the log's own numbers (class a)
+        from tpkit.explain.vshortlen import one_request_fix
+
+        shorter = one_request_fix(a, ctx, planned, dict(SMALLER_BATCH), why)
     return [planned or unshown(Fix(flags=flags, kv_tokens=None, fits=True, why=why), PROFILE_UNPLANNED)] + (
         [shorter] if shorter else [])
 

@@ -169,6 +169,12 @@ def freed_card_fix(failure, held, a, ctx) -> Fix:
         why=fix.why, fallback=None)
     if planned is None:
         return unshown(fix, "the model or the GPU is not known, so the weights are not re-planned on the freed card")
+    from tpkit.explain.vheldcard import held_accounts  # cr36b: the listed memory must be what stopped the run
+
+    accounts, words = held_accounts(ctx, a, held) if planned.fits and planned.kv_tokens else (None, "")
+    if accounts is False:
+        return unshown(Fix(flags=fix.flags, kv_tokens=planned.kv_tokens, fits=True, why=fix.why,
+                           note=f"the freed card planned at the log's settings; {planned.note}"), words)
     return Fix(flags=fix.flags, kv_tokens=planned.kv_tokens, fits=bool(planned.fits and planned.kv_tokens),
                why=fix.why, note=f"the freed card planned at the log's settings; {planned.note}")
 
