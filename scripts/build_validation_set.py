@@ -1783,6 +1783,9 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # helper bl36: sridhar1804/local-ai's committed server log (vl_138): Phi-3-mini-4k-instruct fp16 on an RTX 3090 under
     # WSL2 (the repository's session notes of the log's date), vLLM 0.19.1, util 0.85, 4,096
     "vp_1149": ("0.19.1", "printed 'version 0.19.1' / 'Initializing a V1 LLM engine (v0.19.1)'", {"wsl2": True}, None),
+    # helper bl36: fpolica91/triton-example's committed vllm.log (vl_109): MiniMax-M2.5 block-FP8 on 4 x MI300X (printed in
+    # the W8A8 kernel config paths), vLLM 0.16.0 ROCm, eager, util 0.92, 131,072, 32 sequences, custom all-reduce off
+    "vp_1150": ("0.16.0", "printed 'version 0.16.0' / 'Initializing a V1 LLM engine (v0.16.0)'", {}, None),
     # helper bl34 (2026-12-07, session 34): Huzifa1/vllm-profiling's vLLM release sweep (experiments/node7/examples/versions, figures/figure-1): facebook/opt-6.7b
     # on node7's one H100 NVL at 0.3.1, 0.4.0, 0.5.0, 0.6.0 (V0), 0.8.0, 0.9.0, 0.10.0, 0.10.1.1 and 0.11.0 (V1), defaults
     "vp_1111": ("0.3.1", "not printed (0.3.x's 'Initializing an LLM engine with config' carries no version); the study's file name v0.3.1 in its release sweep (versions/calc_avg_results.py: 'handle the differences in vLLM versions'), and the 0.3-era print and source lines (llm_engine.py:79 / :337, no version in the engine line)",
