@@ -1786,6 +1786,9 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # helper bl36: fpolica91/triton-example's committed vllm.log (vl_109): MiniMax-M2.5 block-FP8 on 4 x MI300X (printed in
     # the W8A8 kernel config paths), vLLM 0.16.0 ROCm, eager, util 0.92, 131,072, 32 sequences, custom all-reduce off
     "vp_1150": ("0.16.0", "printed 'version 0.16.0' / 'Initializing a V1 LLM engine (v0.16.0)'", {}, None),
+    # helper bl36: ReidHarris/sql-agent-rl's committed vllm.log (vl_108): Qwen2.5-Coder-1.5B-Instruct fp16 on a GPU whose
+    # printed total is 39.49 GiB (an A100 40GB), vLLM 0.31.0 Model Runner V2, default util 0.92, 16,384
+    "vp_1151": ("0.31.0", "printed 'version 0.31.0' / 'Initializing a V1 LLM engine (v0.31.0)'", {"gpu_total_gib": 39.49}, None),
     # helper bl34 (2026-12-07, session 34): Huzifa1/vllm-profiling's vLLM release sweep (experiments/node7/examples/versions, figures/figure-1): facebook/opt-6.7b
     # on node7's one H100 NVL at 0.3.1, 0.4.0, 0.5.0, 0.6.0 (V0), 0.8.0, 0.9.0, 0.10.0, 0.10.1.1 and 0.11.0 (V1), defaults
     "vp_1111": ("0.3.1", "not printed (0.3.x's 'Initializing an LLM engine with config' carries no version); the study's file name v0.3.1 in its release sweep (versions/calc_avg_results.py: 'handle the differences in vLLM versions'), and the 0.3-era print and source lines (llm_engine.py:79 / :337, no version in the engine line)",
