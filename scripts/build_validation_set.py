@@ -1774,6 +1774,21 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     "vp_1144": ("0.11.0", "the report's header 'vLLM Version: 0.11.0' (no banner committed)",
                 {"gpu_catalog": {"gpu": "RTX-5060-Ti-16GB", "note": "'GPU: NVIDIA GeForce RTX 5060 Ti (16GB GDDR7)', "
                                  "'VRAM Usage 14.3GB / 16.3GB' (the report): the catalog's RTX-5060-Ti-16GB"}}, None),
+    # helper bl36 (2026-12-07, session 36), added blind: round bl24's lead (SpecDecoding-Study's A100 40GB starts that no
+    # case had, left for want of ids; logs vl_1030-vl_1033): Llama-3.1-8B fp16, util 0.85, 8,192, 8,192 batched tokens,
+    # prefix caching off; EAGLE-3 eager, the same with fp8 KV, the model alone eager, EAGLE-3 with cudagraph_mode NONE
+    **{f"vp_{n}": ("0.24.0", "printed 'version 0.24.0' / 'Initializing a V1 LLM engine (v0.24.0)'",
+                   {"enable_prefix_caching": False, **({"speculative_config": _BL24_E3} if n != 1147 else {})}, None)
+       for n in range(1145, 1149)},
+    # helper bl36: sridhar1804/local-ai's committed server log (vl_138): Phi-3-mini-4k-instruct fp16 on an RTX 3090 under
+    # WSL2 (the repository's session notes of the log's date), vLLM 0.19.1, util 0.85, 4,096
+    "vp_1149": ("0.19.1", "printed 'version 0.19.1' / 'Initializing a V1 LLM engine (v0.19.1)'", {"wsl2": True}, None),
+    # helper bl36: fpolica91/triton-example's committed vllm.log (vl_109): MiniMax-M2.5 block-FP8 on 4 x MI300X (printed in
+    # the W8A8 kernel config paths), vLLM 0.16.0 ROCm, eager, util 0.92, 131,072, 32 sequences, custom all-reduce off
+    "vp_1150": ("0.16.0", "printed 'version 0.16.0' / 'Initializing a V1 LLM engine (v0.16.0)'", {}, None),
+    # helper bl36: ReidHarris/sql-agent-rl's committed vllm.log (vl_108): Qwen2.5-Coder-1.5B-Instruct fp16 on a GPU whose
+    # printed total is 39.49 GiB (an A100 40GB), vLLM 0.31.0 Model Runner V2, default util 0.92, 16,384
+    "vp_1151": ("0.31.0", "printed 'version 0.31.0' / 'Initializing a V1 LLM engine (v0.31.0)'", {"gpu_total_gib": 39.49}, None),
     # helper bl34 (2026-12-07, session 34): Huzifa1/vllm-profiling's vLLM release sweep (experiments/node7/examples/versions, figures/figure-1): facebook/opt-6.7b
     # on node7's one H100 NVL at 0.3.1, 0.4.0, 0.5.0, 0.6.0 (V0), 0.8.0, 0.9.0, 0.10.0, 0.10.1.1 and 0.11.0 (V1), defaults
     "vp_1111": ("0.3.1", "not printed (0.3.x's 'Initializing an LLM engine with config' carries no version); the study's file name v0.3.1 in its release sweep (versions/calc_avg_results.py: 'handle the differences in vLLM versions'), and the 0.3-era print and source lines (llm_engine.py:79 / :337, no version in the engine line)",
