@@ -63,6 +63,10 @@ weakly trained own EAGLE-3 head k=5, offline batch 256 on one H100, vLLM 0.20.0)
 held out 409/442 = 0.925, all rows 439/478 = 0.918; same floors.
 Both merged (lead, session 36): held out 394/426 = 0.925 sign right, 304/426 = 0.714 within 25 %; all rows 424/462 =
 0.918, 335/462 = 0.725; same floors.
+11 rows from two more held-out sources were added 2026-12-07 (helper sp36b, model unchanged; Qwen3.6-27B-FP8 MTP k=3 vs
+no-spec at TP 2 on 2x RTX PRO 6000 over PCIe, 8/16/32 streams at 0-131k context, a vLLM fork; Qwen3.5-9B FP8 MTP n=2/3 vs
+no-spec on one H100 at one request, 10k prompt): 11 sign right, 7 within 25 %; held out 405/437 = 0.927 sign right, 311/437
+= 0.712 within 25 %; all rows 435/473 = 0.920, 342/473 = 0.723; same floors.
 Helper sp16 (2026-12-05): rows marked ``"measurement": "workload"`` (as163) are scored as the workload they
 measured (``tpkit.perf.workload``, ``decode_published.scored_speedup``); same floors.
 """
@@ -955,3 +959,31 @@ def test_sp36_second_batch_rows_are_the_offline_grid_at_256_requests():
         "tests/validation/configs/dishantghai--Qwen3-8B-eagle3-head-32k.json") for r in rows)
     assert all("not_comparable" not in r for r in rows)
     assert "'num_speculative_tokens': 5" in DATA["sources"]["s36_obieze_h100_q8"]
+
+
+def test_sp36b_rows_are_the_sources_cells_as_entered_blind():
+    """Helper sp36b (2026-12-07), entered blind.  s36b_jcartu_q36_rtx6k_tp2: jcartu's Experiment 8 X1 table
+    (qwen36-27b-vllm-day-experiments 08-x1y1-sprint/README.md), Qwen3.6-27B-FP8 on 2x RTX PRO 6000 at TP 2 over PCIe, FP8+MTP=3
+    vs FP8+no-spec, aggregate decode tok/s of 8/16/32 streams, context = the cell's filler + 1,024; accept length 1 + 3 x the
+    printed per-position rate where the page prints one (ctx 0), else the family default.  s36b_q35_9b_h100_fp8: the
+    Qwen3.5-9B FP8 'conc=1, input=10k' point, 1000 / TPOT (4.82 ms plain, 2.71 / 2.90 ms MTP n=3 / n=2).  The GB10 MTP sweep
+    is a not_scored entry: the catalog has no GB10 bf16 rate, so no prediction exists."""
+    tp2 = [r for r in DATA["rows"] if r["source"] == "s36b_jcartu_q36_rtx6k_tp2"]
+    assert [(r["batch"], r["context"], r["base_tok_s"], r["spec_tok_s"], r["accept_length"]) for r in tp2] == [
+        (8, 1024, 573.6, 875.0, 2.59), (8, 33024, 521.0, 795.4, None), (8, 132096, 431.0, 534.4, None),
+        (16, 1024, 1126.7, 1520.6, 2.51), (16, 33024, 983.4, 1186.0, None), (16, 65024, 862.0, 1047.1, None),
+        (32, 1024, 1875.5, 2083.7, 2.58), (32, 17024, 1709.2, 1892.3, None), (32, 33024, 1514.3, 1656.3, None)]
+    assert all((r["model"], r["gpu"], r["tp"], r["engine"], r["engine_version"], r["algorithm"], r["num_steps"], r["topk"],
+                r["num_draft_tokens"], r["kv_cache_dtype"]) == (
+        "bench/data/qwen3.6-27b-fp8.config.json", "RTX-PRO-6000", 2, "vllm", "0.20.1", "NEXTN", 3, 1, 4, "auto")
+        for r in tp2)
+    h100 = [r for r in DATA["rows"] if r["source"] == "s36b_q35_9b_h100_fp8"]
+    assert [(r["num_steps"], r["base_tok_s"], r["spec_tok_s"], r["accept_length"]) for r in h100] == [
+        (3, 207.5, 369.0, 3.40), (2, 207.5, 344.8, 2.74)]
+    assert all((r["model"], r["gpu"], r["tp"], r["batch"], r["context"], r["engine_version"]) == (
+        "bench/data/qwen3.5-9b-fp8.config.json", "H100", 1, 1, 10250, "0.17.1") for r in h100)
+    assert not any("not_comparable" in r for r in tp2 + h100)
+    assert "s36b_gb10_q36moe_nvfp4" not in DATA["sources"]
+    assert any("57768745923" in e[0] and "GB10" in e[2] for e in DATA["not_scored"])
+    cfg = json.loads((ROOT / "bench" / "data" / "qwen3.5-9b-fp8.config.json").read_text())
+    assert cfg["quantization_config"]["weight_block_size"] == [128, 128] and "lovedheart" in cfg["_assembled_note"]
