@@ -1774,6 +1774,11 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     "vp_1144": ("0.11.0", "the report's header 'vLLM Version: 0.11.0' (no banner committed)",
                 {"gpu_catalog": {"gpu": "RTX-5060-Ti-16GB", "note": "'GPU: NVIDIA GeForce RTX 5060 Ti (16GB GDDR7)', "
                                  "'VRAM Usage 14.3GB / 16.3GB' (the report): the catalog's RTX-5060-Ti-16GB"}}, None),
+    # helper bl36b (2026-12-07, session 36), added blind: ajith-sirra-amd/InferenceMAX_Rocm_Team (59882861), the committed
+    # server.log files of the 'agentic' Kimi-K2.5 NVFP4 sweep on B200 (vLLM 0.22.0, util 0.9, fp8 KV, CUDA graphs to
+    # 2,048), the offload-none arm: tp 8 at --max-num-seqs 1 (vp_1061 = vl_1111), tp 4 at 8 (vp_1062 = vl_1112)
+    **{f"vp_{n}": ("0.22.0", "printed 'version 0.22.0' / 'Initializing a V1 LLM engine (v0.22.0)'", {}, None)
+       for n in (1061, 1062)},
     # helper bl34 (2026-12-07, session 34): Huzifa1/vllm-profiling's vLLM release sweep (experiments/node7/examples/versions, figures/figure-1): facebook/opt-6.7b
     # on node7's one H100 NVL at 0.3.1, 0.4.0, 0.5.0, 0.6.0 (V0), 0.8.0, 0.9.0, 0.10.0, 0.10.1.1 and 0.11.0 (V1), defaults
     "vp_1111": ("0.3.1", "not printed (0.3.x's 'Initializing an LLM engine with config' carries no version); the study's file name v0.3.1 in its release sweep (versions/calc_avg_results.py: 'handle the differences in vLLM versions'), and the 0.3-era print and source lines (llm_engine.py:79 / :337, no version in the engine line)",
