@@ -1779,6 +1779,14 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # 2,048), the offload-none arm: tp 8 at --max-num-seqs 1 (vp_1061 = vl_1111), tp 4 at 8 (vp_1062 = vl_1112)
     **{f"vp_{n}": ("0.22.0", "printed 'version 0.22.0' / 'Initializing a V1 LLM engine (v0.22.0)'", {}, None)
        for n in (1061, 1062)},
+    # helper bl36b: the same repository's MXFP4 sweeps on MI355X (AMD Quark MXFP4 checkpoints; configs assembled from the
+    # base models, see their _assembled_note): amd/MiniMax-M2.5-MXFP4 tp 1 at --max-num-seqs 1 / 16 (vLLM 0.22.0,
+    # ROCM_AITER_FA, --block-size 32, util 0.95; vp_1063 = vl_1107, vp_1064 = vl_1108) and amd/Kimi-K2.5-MXFP4 tp 4 at
+    # 1 / 16 (vLLM 0.21.0, --block-size 1, util 0.9; vp_1065 = vl_1109, vp_1066 = vl_1110), fp8 KV throughout
+    **{f"vp_{n}": ("0.22.0", "printed 'version 0.22.0' / 'Initializing a V1 LLM engine (v0.22.0)'", {}, None)
+       for n in (1063, 1064)},
+    **{f"vp_{n}": ("0.21.0", "printed 'version 0.21.0' / 'Initializing a V1 LLM engine (v0.21.0)'", {}, None)
+       for n in (1065, 1066)},
     # helper bl34 (2026-12-07, session 34): Huzifa1/vllm-profiling's vLLM release sweep (experiments/node7/examples/versions, figures/figure-1): facebook/opt-6.7b
     # on node7's one H100 NVL at 0.3.1, 0.4.0, 0.5.0, 0.6.0 (V0), 0.8.0, 0.9.0, 0.10.0, 0.10.1.1 and 0.11.0 (V1), defaults
     "vp_1111": ("0.3.1", "not printed (0.3.x's 'Initializing an LLM engine with config' carries no version); the study's file name v0.3.1 in its release sweep (versions/calc_avg_results.py: 'handle the differences in vLLM versions'), and the 0.3-era print and source lines (llm_engine.py:79 / :337, no version in the engine line)",
