@@ -1787,6 +1787,11 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
        for n in (1063, 1064)},
     **{f"vp_{n}": ("0.21.0", "printed 'version 0.21.0' / 'Initializing a V1 LLM engine (v0.21.0)'", {}, None)
        for n in (1065, 1066)},
+    # helper bl36b: TW-10519/VLLM-ROUTER's committed logs/vllm.log (43179adf; explain corpus vl_134): gpt-oss-20b
+    # (huihui-ai's abliterated MXFP4 fine-tune) on a GB10 in NVIDIA's 26.01 container, util 0.25, 8,192, prefix caching
+    "vp_1067": ("0.13.0", "printed 'vLLM API server version 0.13.0+faa43dbf.nv26.01' (NVIDIA's 26.01 container build)",
+                {"gpu_catalog": {"gpu": "GB10", "note": "printed by the start script: '✅ NVIDIA GPU: NVIDIA GB10': the "
+                                 "catalog's GB10 (DGX Spark class, unified memory)"}}, None),
     # helper bl34 (2026-12-07, session 34): Huzifa1/vllm-profiling's vLLM release sweep (experiments/node7/examples/versions, figures/figure-1): facebook/opt-6.7b
     # on node7's one H100 NVL at 0.3.1, 0.4.0, 0.5.0, 0.6.0 (V0), 0.8.0, 0.9.0, 0.10.0, 0.10.1.1 and 0.11.0 (V1), defaults
     "vp_1111": ("0.3.1", "not printed (0.3.x's 'Initializing an LLM engine with config' carries no version); the study's file name v0.3.1 in its release sweep (versions/calc_avg_results.py: 'handle the differences in vLLM versions'), and the 0.3-era print and source lines (llm_engine.py:79 / :337, no version in the engine line)",
