@@ -3450,6 +3450,14 @@ WHY21_OFF = {
         "The MoE path (Triton block-FP8 fused MoE, about 0.12 GiB of intermediates under the 1.38 GiB sampler) comes "
         "nowhere near (vp92). No reading of the term's size: the host's MemAvailable through the cold compile, or a "
         "printed profile split, on this host would settle it"),
+    "vp_1067": (
+        "Helper bl36b, 2026-12-07 (session 36), added blind, no rule changed: +15.6 % (326,736 tokens planned, "
+        f"282,624 printed; gpt-oss-20b MXFP4 abliterated, NVIDIA's 0.13.0 container, util 0.25, outside its band). {WHY21_GB10}. Two parts, neither sized by a "
+        "rule: the weights (12.85 GiB planned, 'Model loading took 13.7193 GiB' printed: 0.87 GiB more) - the log prints "
+        "'Using Marlin backend' for the MXFP4 experts on the GB10 (compute capability 12.1), where tpkit's Marlin "
+        "padding rule covers only CUDA below 9.0 (engines/vllm/mxfp4.py), so the 0.13.0 backend choice on SM 12.x "
+        "would have to be read in the wheel; and the cold torch.compile on this unified-memory host (the cold GB10 "
+        "logs of docs/accuracy.md section 6.4 hold 1.1-2.3 GiB more than planned)"),
     "vp_400": (
         f"{WHY21}: +647.8 % (290,510 tokens planned, 38,847 printed; gemma-4-26b-a4b-it with four LoRA slots, 0.25.0, "
         f"util 0.55). {WHY21_GB10}. Itemised from the source's results file (gb10, then at 253,201 planned tokens): "
