@@ -2397,6 +2397,9 @@ SGLANG_PUBLIC = {
     # corpus sg_634): amd/GLM-5.1-MXFP4 at tp 2 on MI355X, mfs 0.85, fp8_e4m3 KV, DSA page 64, 48 requests; config assembled
     "gs_703": ("0.5.13.dev20260531", "image lmsysorg/sglang-rocm:v0.5.12.post1-rocm720-mi35x-20260531, the build gs_444 "
                                      "places as a 0.5.13 dev build (its 'KV Cache is allocated. dtype:' line)", {}, None),
+    # gs_704: helper bl36b: the same sweep's concurrency-4 offload-none start (results/0603_sa server_logs_…_conc4…amds_03)
+    "gs_704": ("0.5.13.dev20260531", "the same image and build as gs_703 (the log prints 0.5.13's 'KV Cache is allocated. "
+                                     "dtype:' line)", {}, None),
     # gs_445-gs_451: helper gs29 (2026-12-06, session 29): committed SGLang server logs of an automated serving-tuning
     # repository (lawjarp-simplismart/autoresearch-inference-optimization experiments/*.log with their launch scripts):
     # gemma-4-31B-it at tp 4 / tp 2 on a yottah100 8x H100 host (nightly-dev-20260412 image), gemma-4-26B-A4B-it with
