@@ -1789,6 +1789,24 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     # helper bl36: ReidHarris/sql-agent-rl's committed vllm.log (vl_108): Qwen2.5-Coder-1.5B-Instruct fp16 on a GPU whose
     # printed total is 39.49 GiB (an A100 40GB), vLLM 0.31.0 Model Runner V2, default util 0.92, 16,384
     "vp_1151": ("0.31.0", "printed 'version 0.31.0' / 'Initializing a V1 LLM engine (v0.31.0)'", {"gpu_total_gib": 39.49}, None),
+    # helper bl36b (2026-12-07, session 36), added blind: ajith-sirra-amd/InferenceMAX_Rocm_Team (59882861), the committed
+    # server.log files of the 'agentic' Kimi-K2.5 NVFP4 sweep on B200 (vLLM 0.22.0, util 0.9, fp8 KV, CUDA graphs to
+    # 2,048), the offload-none arm: tp 8 at --max-num-seqs 1 (vp_1061 = vl_1111), tp 4 at 8 (vp_1062 = vl_1112)
+    **{f"vp_{n}": ("0.22.0", "printed 'version 0.22.0' / 'Initializing a V1 LLM engine (v0.22.0)'", {}, None)
+       for n in (1061, 1062)},
+    # helper bl36b: the same repository's MXFP4 sweeps on MI355X (AMD Quark MXFP4 checkpoints; configs assembled from the
+    # base models, see their _assembled_note): amd/MiniMax-M2.5-MXFP4 tp 1 at --max-num-seqs 1 / 16 (vLLM 0.22.0,
+    # ROCM_AITER_FA, --block-size 32, util 0.95; vp_1063 = vl_1107, vp_1064 = vl_1108) and amd/Kimi-K2.5-MXFP4 tp 4 at
+    # 1 / 16 (vLLM 0.21.0, --block-size 1, util 0.9; vp_1065 = vl_1109, vp_1066 = vl_1110), fp8 KV throughout
+    **{f"vp_{n}": ("0.22.0", "printed 'version 0.22.0' / 'Initializing a V1 LLM engine (v0.22.0)'", {}, None)
+       for n in (1063, 1064)},
+    **{f"vp_{n}": ("0.21.0", "printed 'version 0.21.0' / 'Initializing a V1 LLM engine (v0.21.0)'", {}, None)
+       for n in (1065, 1066)},
+    # helper bl36b: TW-10519/VLLM-ROUTER's committed logs/vllm.log (43179adf; explain corpus vl_134): gpt-oss-20b
+    # (huihui-ai's abliterated MXFP4 fine-tune) on a GB10 in NVIDIA's 26.01 container, util 0.25, 8,192, prefix caching
+    "vp_1067": ("0.13.0", "printed 'vLLM API server version 0.13.0+faa43dbf.nv26.01' (NVIDIA's 26.01 container build)",
+                {"gpu_catalog": {"gpu": "GB10", "note": "printed by the start script: '✅ NVIDIA GPU: NVIDIA GB10': the "
+                                 "catalog's GB10 (DGX Spark class, unified memory)"}}, None),
     # helper bl34 (2026-12-07, session 34): Huzifa1/vllm-profiling's vLLM release sweep (experiments/node7/examples/versions, figures/figure-1): facebook/opt-6.7b
     # on node7's one H100 NVL at 0.3.1, 0.4.0, 0.5.0, 0.6.0 (V0), 0.8.0, 0.9.0, 0.10.0, 0.10.1.1 and 0.11.0 (V1), defaults
     "vp_1111": ("0.3.1", "not printed (0.3.x's 'Initializing an LLM engine with config' carries no version); the study's file name v0.3.1 in its release sweep (versions/calc_avg_results.py: 'handle the differences in vLLM versions'), and the 0.3-era print and source lines (llm_engine.py:79 / :337, no version in the engine line)",
@@ -2390,6 +2408,13 @@ SGLANG_PUBLIC = {
                                      "amd-master.yaml entry at the results commit), run 2026-06-04: a main build after the "
                                      "tag that prints 0.5.13's 'KV Cache is allocated. dtype:' line and 391 of the 0.5.13 "
                                      "wheel's 396 ServerArgs fields (entered as 0.5.12.post1; same numbers)", {}, None),
+    # gs_703: helper bl36b (2026-12-07, session 36): the same repository's GLM-5.1 MXFP4 SGLang log (results/0604, explain
+    # corpus sg_634): amd/GLM-5.1-MXFP4 at tp 2 on MI355X, mfs 0.85, fp8_e4m3 KV, DSA page 64, 48 requests; config assembled
+    "gs_703": ("0.5.13.dev20260531", "image lmsysorg/sglang-rocm:v0.5.12.post1-rocm720-mi35x-20260531, the build gs_444 "
+                                     "places as a 0.5.13 dev build (its 'KV Cache is allocated. dtype:' line)", {}, None),
+    # gs_704: helper bl36b: the same sweep's concurrency-4 offload-none start (results/0603_sa server_logs_…_conc4…amds_03)
+    "gs_704": ("0.5.13.dev20260531", "the same image and build as gs_703 (the log prints 0.5.13's 'KV Cache is allocated. "
+                                     "dtype:' line)", {}, None),
     # gs_445-gs_451: helper gs29 (2026-12-06, session 29): committed SGLang server logs of an automated serving-tuning
     # repository (lawjarp-simplismart/autoresearch-inference-optimization experiments/*.log with their launch scripts):
     # gemma-4-31B-it at tp 4 / tp 2 on a yottah100 8x H100 host (nightly-dev-20260412 image), gemma-4-26B-A4B-it with
@@ -3447,6 +3472,14 @@ WHY21_OFF = {
         "The MoE path (Triton block-FP8 fused MoE, about 0.12 GiB of intermediates under the 1.38 GiB sampler) comes "
         "nowhere near (vp92). No reading of the term's size: the host's MemAvailable through the cold compile, or a "
         "printed profile split, on this host would settle it"),
+    "vp_1067": (
+        "Helper bl36b, 2026-12-07 (session 36), added blind, no rule changed: +15.6 % (326,736 tokens planned, "
+        f"282,624 printed; gpt-oss-20b MXFP4 abliterated, NVIDIA's 0.13.0 container, util 0.25, outside its band). {WHY21_GB10}. Two parts, neither sized by a "
+        "rule: the weights (12.85 GiB planned, 'Model loading took 13.7193 GiB' printed: 0.87 GiB more) - the log prints "
+        "'Using Marlin backend' for the MXFP4 experts on the GB10 (compute capability 12.1), where tpkit's Marlin "
+        "padding rule covers only CUDA below 9.0 (engines/vllm/mxfp4.py), so the 0.13.0 backend choice on SM 12.x "
+        "would have to be read in the wheel; and the cold torch.compile on this unified-memory host (the cold GB10 "
+        "logs of docs/accuracy.md section 6.4 hold 1.1-2.3 GiB more than planned)"),
     "vp_400": (
         f"{WHY21}: +647.8 % (290,510 tokens planned, 38,847 printed; gemma-4-26b-a4b-it with four LoRA slots, 0.25.0, "
         f"util 0.55). {WHY21_GB10}. Itemised from the source's results file (gb10, then at 253,201 planned tokens): "
