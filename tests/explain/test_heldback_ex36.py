@@ -17,6 +17,14 @@ only them); the blind results and the rules made after are recorded in docs/accu
 
 from __future__ import annotations
 
+import pytest
+from explain_testlib import log_bytes
+
+from tpkit.explain import explain_log
+from tpkit.explain.vblockfit import estimate_block_tokens
+from tpkit.logs.failures import detect
+from tpkit.logs.npucapture import npu_capture_phase
+
 LABELS = {
     "vl_1481": ("vllm", "crash", "cuda_graph"),
     "vl_1482": ("vllm", "crash", "cuda_graph"),
@@ -27,3 +35,97 @@ LABELS = {
     "sg_1027": ("sglang", "crash", "first_request"),
     "sg_1028": ("sglang", "crash", "first_request"),
 }
+
+
+def _explain(text: str):
+    return explain_log(text.encode())
+
+
+# -- the outcomes after the round's rules (pinned; docs/accuracy.md §7.3 round ex36 has the blind ones) -------------
+@pytest.mark.parametrize("case_id", sorted(LABELS))
+def test_each_log_gets_its_engine_status_and_phase(case_id):
+    engine, status, phase = LABELS[case_id]
+    e = explain_log(log_bytes(case_id))
+    assert e.parsed.engine.engine == engine
+    assert e.diagnosis.status == ("failed" if status == "crash" else "ok")
+    assert e.diagnosis.phase == phase, e.diagnosis.cause
+
+
+def test_the_cut_capture_tracebacks_say_the_error_is_not_printed():
+    for case_id in ("vl_1481", "vl_1482"):
+        d = explain_log(log_bytes(case_id)).diagnosis
+        assert "does not print the error" in d.cause and "no memory fix is given" in d.cause
+        assert [f.flags for f in d.fixes] == ["--enforce-eager"] and d.fixes[0].kv_tokens is None
+
+
+def test_the_npu_ooms_and_cut_serving_tracebacks_plan_nothing():
+    d = explain_log(log_bytes("sg_1026")).diagnosis
+    assert "tpkit does not plan this hardware" in d.cause and "72.00 MiB" in d.cause and not d.fixes
+    for case_id in ("sg_1027", "sg_1028"):
+        d = explain_log(log_bytes(case_id)).diagnosis
+        assert "does not print the error" in d.cause and not any(f.fits for f in d.fixes)
+
+
+# -- CANN's failed capture begin (vllm-ascend#12113; logs.npucapture, explain.npugraph) ----------------------------
+_BEGIN = ("(EngineCore pid=386) ERROR 07-15 13:23:59 [core.py:1136]        begin capture stream failed, runtime result = "
+          "{code}[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:148]\n")
+
+
+def test_a_failed_capture_begin_is_a_failure_in_graph_capture():
+    """aclmdlRICaptureBegin logs 'begin capture stream failed, runtime result = %d' when rtStreamBeginCapture fails:
+    torch_npu's NPUGraph.capture_begin is its caller, so the failure is the graph capture's."""
+    (kind, severity, _, _, detail), = detect(_BEGIN.format(code=207005), "")
+    assert (kind, severity) == ("exception", "error")
+    assert "207005" in detail and "not the device memory" in detail
+    d = _explain(_BEGIN.format(code=207005)).diagnosis
+    assert (d.status, d.phase) == ("failed", "cuda_graph")
+    assert d.cause.startswith("NPU graph capture could not begin") and "tpkit does not plan this hardware" in d.cause
+    assert not d.fixes  # nothing planned on an NPU, nothing called a fit
+
+
+def test_the_result_code_says_what_ran_out():
+    (*_, detail), = detect(_BEGIN.format(code=207001), "")
+    assert "the device's memory ran out" in detail
+    (*_, detail), = detect(_BEGIN.format(code=207999), "")
+    assert "an ACL runtime error" in detail
+
+
+def test_other_capture_words_are_left_alone():
+    assert npu_capture_phase("end capture stream failed, runtime result = 207005") is None
+    assert npu_capture_phase("Capturing CUDA graphs (mixed prefill-decode, PIECEWISE)") is None
+    assert detect("end capture stream failed, runtime result = 207005", "") == []
+    assert detect("rtStreamBeginCapture execution failed, reason=driver error:resource alloc fail", "") == []
+    d = explain_log(log_bytes("vl_1485")).diagnosis
+    assert d.cause.startswith("NPU graph capture could not begin") and not d.fixes
+
+
+# -- vLLM's estimate at a larger block size (tpu-inference#223; explain.vblockfit) --------------------------------
+def _check(estimate: int | None, available: str = "0.71") -> str:
+    line = ("ValueError: To serve at least one request with the models's max seq len (131072), (16.00 GiB KV cache is "
+            f"needed, which is larger than the available KV cache memory ({available} GiB).")
+    return line + (f" Based on the available memory, the estimated maximum model length is {estimate}." if estimate
+                   else "") + "\n"
+
+
+def _too_small(text: str):
+    return explain_log(text.encode()).parsed.primary_failure
+
+
+def test_an_estimate_only_a_larger_block_gives_is_the_pools_tokens():
+    """L = 5,632 at 128 KiB per token and 0.71 GiB: 16-token blocks give 5,808 (n = 352 blocks end at 0.6895 GiB,
+    below the print's 0.705), 256- and 512-token blocks give L."""
+    assert estimate_block_tokens(_too_small(_check(5632)), 16) == 5632
+    fix = explain_log(log_bytes("vl_1483")).diagnosis.fixes[0]
+    assert fix.flags == "--max-model-len 5632" and fix.kv_tokens == 5632 and fix.fits
+
+
+def test_an_estimate_the_assumed_block_gives_is_left_to_the_pin():
+    assert estimate_block_tokens(_too_small(_check(5808)), 16) is None  # 363 blocks of 16 fit the print
+    fix = _explain(_check(5808)).diagnosis.fixes[0]
+    assert fix.flags == "--max-model-len 5808" and fix.kv_tokens == 5808
+
+
+def test_an_estimate_no_block_gives_changes_nothing():
+    assert estimate_block_tokens(_too_small(_check(5000)), 16) is None  # no power of two ≥ 32 divides 5,000
+    assert estimate_block_tokens(_too_small(_check(None)), 16) is None  # no estimate printed (vl_1484's form)
+    assert estimate_block_tokens(_too_small(_check(2560)), 16) is None  # 2,560 = 10 × 256 ends far below 0.71 GiB

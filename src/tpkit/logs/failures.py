@@ -22,6 +22,7 @@ from dataclasses import replace
 
 from tpkit.logs.recovered import BUILD_NEEDLES, build_notices, first_build_error
 from tpkit.logs.lazyre import lazy
+from tpkit.logs.npucapture import NEEDLE as _NPU_CAPTURE, npu_capture_failures
 from tpkit.logs.oommessage import oom_message as _oom
 from tpkit.logs.phases import (_LOAD_OOM, MARKER_NEEDLES, STEP_ORDER, dummy_run_phase,  # noqa: F401
                                frame_phase, load_only_phase, load_phase, marker, marker_phase, traceback_phase,
@@ -206,7 +207,7 @@ FAILURE_NEEDLES = ("OutOfMemory", "out of memory", "Failed to load model - not e
                    "max seq len",
                    "No available memory for the cache blocks", "Not enough memory", "leave no GPU memory",
                    "memory capacity is unbalanced", "GPU memory for hybrid", "Free memory on device",
-                   "Capture cuda graph failed", "Failed: Cuda error",
+                   "Capture cuda graph failed", "Failed: Cuda error", _NPU_CAPTURE,
                    "NCCL", "nccl", "DistBackendError", "OOM-killed", "OOM killed", "OOMKilled", "Killed process",
                    "Custom allreduce is disabled", "EngineCore failed", *BUILD_NEEDLES,
                    "Engine core initialization failed", "Scheduler hit an exception", "sigquit",
@@ -365,6 +366,7 @@ def detect(message: str, after: str) -> list[tuple[str, str, tuple, tuple, str]]
     if "Capture cuda graph failed" in message:
         found.append(("cuda_graph_capture_failed", "error", (), (),
                       message.split("failed:", 1)[-1].strip()[:DETAIL_CHARS]))
+    found += npu_capture_failures(message)
     found += _notices(message, oom=any(f[0] == "cuda_oom" for f in found))
     start = _START.search(message) if not found else None
     if start:  # not the traceback the header goes on to quote (``TB_FIRST``)
