@@ -90,6 +90,11 @@ def test_the_result_code_says_what_ran_out():
     assert "an ACL runtime error" in detail
 
 
+def test_the_cold_start_needle_is_the_rules():
+    from tpkit.logs import failures, npucapture
+    assert failures._NPU_CAPTURE == npucapture.NEEDLE and npucapture.NEEDLE in failures.FAILURE_NEEDLES
+
+
 def test_other_capture_words_are_left_alone():
     assert npu_capture_phase("end capture stream failed, runtime result = 207005") is None
     assert npu_capture_phase("Capturing CUDA graphs (mixed prefill-decode, PIECEWISE)") is None

@@ -17,7 +17,7 @@ from __future__ import annotations
 __all__ = ["estimate_block_tokens"]
 
 _LARGEST_BLOCK = 4096
-"""the largest block size tried (tokens); vLLM's CUDA sizes are 16–256, its TPU page sizes ≤ 256"""
+"""the largest block size tried (tokens): above vLLM's --block-size choices and the Pallas page sizes (≤ 256, 0.11.0)"""
 
 
 def _fits(est: int, block: int, tb: float, low: int, high: int) -> bool:

@@ -14,7 +14,6 @@ from tpkit.logs.anchors import Anchor
 from tpkit.logs.command import command_settings, is_command
 from tpkit.logs.gpu_names import GPU_NEEDLES, gpu_in
 from tpkit.logs.lazyre import lazy
-from tpkit.logs.npucapture import npu_capture_phase
 from tpkit.logs.phases import constructor_label, encoder_phase, serving_loop_phase
 from tpkit.logs.prefix import MAIN, RankKey, has_header, split_records
 from tpkit.logs.recovered import relogged_exception
@@ -323,7 +322,7 @@ class Scan:
     def _phase(self, kind: str, rank: RankKey, line_no: int, message: str = "") -> tuple[str, str]:
         if kind in fl.KIND_PHASE:
             return fl.KIND_PHASE[kind], f"the failure itself ({kind})"
-        loading = fl.load_phase(message) or serving_loop_phase(message) or npu_capture_phase(message)
+        loading = fl.load_phase(message) or serving_loop_phase(message) or fl.npu_capture_phase(message)
         if loading:
             return loading
         tb = self._traceback_for(rank, line_no)
