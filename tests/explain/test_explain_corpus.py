@@ -104,6 +104,8 @@ UNPLANNED_HARDWARE = {
     "vl_1378": "held-back round ex31: vLLM-Ascend on an NPU, torch_npu's 'NPU out of memory' (11.50 GiB asked, 4.64 GiB "
                "free of 60.97 GiB; vllm-ascend#3357); until helper cr34c in NOT_SHOWN with the CUDA rules' lower "
                "utilization (explain.vdevice)",
+    "sg_1026": "held-back round ex36: SGLang on Ascend A3 NPUs serving GLM-5.2-W8A8, torch_npu's 'NPU out of memory' "
+               "(72.00 MiB asked, 5.04 MiB free of 61.27 GiB) after a served request (sglang#29838)",
 }
 OTHER_TENANT = {
     # memory failures caused by another tenant's memory the log does not print: the catalog plan at the log's settings

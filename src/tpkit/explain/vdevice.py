@@ -13,8 +13,11 @@ __all__ = ["unplanned_device_diagnosis"]
 def unplanned_device_diagnosis(failure) -> tuple[str, object, list] | None:
     """(cause, short, no fixes) where the failure is an OOM whose message names a device tpkit does not plan, else
     None."""
+    from tpkit.explain.npugraph import npu_capture_diagnosis
     from tpkit.explain.sgdevice import unplanned_device, unplanned_device_failure
 
+    if (npu := npu_capture_diagnosis(failure, "--enforce-eager")) is not None:  # CANN's capture begin (ex36)
+        return npu
     device = unplanned_device(failure) if failure.kind == "cuda_oom" else None
     if device is None:
         return None

@@ -158,11 +158,12 @@ class _KvNeed:
     """What vLLM's fit check printed: KV ``needed`` by one max_model_len request, KV memory ``have_b``, bytes per token
     ``tb``, the shortfall, vLLM's estimate ``est`` and (V0) ``kv_tokens``; a plain class (cold start, issue 12)."""
 
-    __slots__ = ("needed", "have_b", "tb", "short", "est", "kv_tokens")
+    __slots__ = ("needed", "have_b", "tb", "short", "est", "kv_tokens", "block_tokens")
 
-    def __init__(self, needed, have_b: int | None, tb: float | None, short: Bytes | None, est, kv_tokens) -> None:
+    def __init__(self, needed, have_b: int | None, tb: float | None, short: Bytes | None, est, kv_tokens,
+                 block_tokens: int | None = None) -> None:
         self.needed, self.have_b, self.tb = needed, have_b, tb
-        self.short, self.est, self.kv_tokens = short, est, kv_tokens
+        self.short, self.est, self.kv_tokens, self.block_tokens = short, est, kv_tokens, block_tokens
 
 
 def _kv_too_small(parsed, failure, a, ctx, tokens_for, findings: list[str]):
@@ -193,7 +194,10 @@ def _kv_too_small(parsed, failure, a, ctx, tokens_for, findings: list[str]):
     pinned = estimate_pins_available(a, failure)
     if pinned is not None:  # vLLM's estimate pins the available memory (and confirms the bytes per token)
         have_b, tb = pinned.mid.bytes, a.token_bytes
-    need = _KvNeed(needed, have_b, tb, short, failure.count("estimated_max_len"), kv_tokens)
+    from tpkit.explain.vblockfit import estimate_block_tokens
+
+    need = _KvNeed(needed, have_b, tb, short, failure.count("estimated_max_len"), kv_tokens,
+                   None if pinned is not None else estimate_block_tokens(failure, a.block_size))
     return cause, short, _vr().per_stage_fixes(parsed, a, ctx, _kv_too_small_fixes(a, ctx, need, tokens_for))
 
 
@@ -223,6 +227,7 @@ def _kv_too_small_fixes(a, ctx, need: _KvNeed, tokens_for) -> list[Fix]:
     needed, have_b, tb, short = need.needed, need.have_b, need.tb, need.short
     fixes: list[Fix] = []
     tok_now = tokens_for(have_b, tb) if have_b is not None else None
+    tok_now = need.block_tokens or tok_now  # vLLM's estimate at a larger block size (explain.vblockfit, ex36)
     limit = int(need.est.value) if need.est else (int(need.kv_tokens.value) if need.kv_tokens else tok_now)
     if limit:
         why = "the longest request the KV cache holds (vLLM's own estimate when printed)"
@@ -268,8 +273,9 @@ def _profile_oom(parsed, a, ctx):
 
 
 def _unplanned_device(failure):
-    """``explain.vdevice.unplanned_device_diagnosis``, imported only for a CUDA-style OOM (cold start)."""
-    if failure.kind != "cuda_oom":
+    """``explain.vdevice.unplanned_device_diagnosis``, imported only for a CUDA-style OOM or CANN's failed NPU capture
+    begin (``explain.npugraph``, round ex36) (cold start)."""
+    if failure.kind != "cuda_oom" and not failure.detail.startswith("NPU graph capture"):
         return None
     from tpkit.explain.vdevice import unplanned_device_diagnosis
     return unplanned_device_diagnosis(failure)

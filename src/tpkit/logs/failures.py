@@ -195,6 +195,9 @@ _START = lazy(r"EngineCore failed to start|Engine core initialization failed|Sch
 _QUOTING = lazy(r"(?m)^[ \t]*>+|`+")
 """markdown quoting of a pasted, wrapped message"""
 
+_NPU_CAPTURE = "begin capture stream failed"
+"""CANN's ACL line for a failed NPU graph-capture begin (``logs.npucapture.NEEDLE``; a test keeps the two equal)"""
+
 TB_FIRST = "Traceback (most recent call last):"
 """the first line of a Python traceback (``traceback.format_exception``).  SGLang's scheduler logs
 ``f"Scheduler hit an exception: {traceback}"`` with ``get_exception_traceback()`` = ``"".join(traceback.
@@ -206,7 +209,7 @@ FAILURE_NEEDLES = ("OutOfMemory", "out of memory", "Failed to load model - not e
                    "max seq len",
                    "No available memory for the cache blocks", "Not enough memory", "leave no GPU memory",
                    "memory capacity is unbalanced", "GPU memory for hybrid", "Free memory on device",
-                   "Capture cuda graph failed", "Failed: Cuda error",
+                   "Capture cuda graph failed", "Failed: Cuda error", _NPU_CAPTURE,
                    "NCCL", "nccl", "DistBackendError", "OOM-killed", "OOM killed", "OOMKilled", "Killed process",
                    "Custom allreduce is disabled", "EngineCore failed", *BUILD_NEEDLES,
                    "Engine core initialization failed", "Scheduler hit an exception", "sigquit",
@@ -365,6 +368,9 @@ def detect(message: str, after: str) -> list[tuple[str, str, tuple, tuple, str]]
     if "Capture cuda graph failed" in message:
         found.append(("cuda_graph_capture_failed", "error", (), (),
                       message.split("failed:", 1)[-1].strip()[:DETAIL_CHARS]))
+    if _NPU_CAPTURE in message:  # CANN's failed NPU capture begin (logs.npucapture, imported only here: cold start)
+        from tpkit.logs.npucapture import npu_capture_failures
+        found += npu_capture_failures(message)
     found += _notices(message, oom=any(f[0] == "cuda_oom" for f in found))
     start = _START.search(message) if not found else None
     if start:  # not the traceback the header goes on to quote (``TB_FIRST``)
@@ -414,6 +420,14 @@ KIND_PHASE = {"kv_too_small": "kv_pool", "no_kv_memory": "kv_pool", "kv_budget_n
               "imbalance": "imbalance", "startup_free_memory": "other", "cuda_graph_capture_failed": "cuda_graph",
               "cpu_kv_space": "kv_pool", "host_oom_killed": "other", "hybrid_state_memory": "kv_pool",
               "pool_exhausted": "first_request"}
+
+
+def npu_capture_phase(message: str) -> tuple[str, str] | None:
+    """``logs.npucapture.npu_capture_phase``, imported only for a record that carries its line (cold start)."""
+    if _NPU_CAPTURE not in message:
+        return None
+    from tpkit.logs.npucapture import npu_capture_phase as phase
+    return phase(message)
 
 
 def cut_header(failure: Failure, warnings: list[Failure]) -> Failure:
