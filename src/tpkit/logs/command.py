@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import shlex
 
-from tpkit.logs.docker import mentions_server_image, server_image_args
 from tpkit.logs.dumps import MAX_DIGITS, literal_dict, read_value
 from tpkit.logs.lazyre import lazy
 from tpkit.logs.settings import KEYS, Setting, setting_text
@@ -46,9 +45,16 @@ def is_command(message: str) -> bool:
     warning, whose fixed example `compile_deep_gemm … --tp 8` is no launch (0.5.8.post1 compile_utils.py, gs26)."""
     if any(l in message for l in _LAUNCHERS) and _COMMAND.search(message) is not None:
         return "compile_deep_gemm" not in message and _QUOTED_LAUNCHER.search(message) is None
-    if mentions_server_image(message):  # `docker run … vllm/vllm-openai:TAG MODEL …` (tpkit.logs.docker)
+    if "vllm-openai" in message and _docker().mentions_server_image(message):  # docker run … vllm/vllm-openai
         return True
     return (head := message.lstrip(" `$>")).startswith("--") and _FLAGS_ONLY.search(head) is not None
+
+
+def _docker():
+    """``tpkit.logs.docker``, imported only for a line naming the server image (the cold-import budget)."""
+    from tpkit.logs import docker
+
+    return docker
 
 
 def _tokens(command: str) -> list[str]:
@@ -108,7 +114,7 @@ def command_settings(command: str, *, line_no: int) -> tuple[str | None, list[Se
     """(engine, settings) of a launch command (continuation backslashes joined), with its PP layer partition."""
     tokens = _tokens(command.lstrip(" `$>"))
     start = next((i for i, t in enumerate(tokens) if _COMMAND.search(t) or t == "serve"), None)
-    docker = server_image_args(tokens) if start is None else None
+    docker = _docker().server_image_args(tokens) if start is None and "vllm-openai" in command else None
     if docker is not None:
         engine, rest = docker
     elif start is None and tokens and tokens[0].startswith("--"):

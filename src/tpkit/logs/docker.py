@@ -7,7 +7,8 @@ vllm.entrypoints.openai.api_server`` in older ones), so ``docker run … vllm/vl
 MODEL: ``vllm serve`` takes the model positionally (``model_tag``, ``entrypoints/cli/serve.py`` of the 0.8.0 wheel)
 and from 0.11.0 the API server's own parser does too (``make_arg_parser`` adds ``model_tag``,
 ``entrypoints/openai/cli_args.py`` of the 0.11.0 wheel).  Before this module such a line was no launch command at
-all (no ``vllm serve`` in it), so its model and flags were lost (a log of that form got them only from --model and the other flags).
+all (no ``vllm serve`` in it), so its model and flags were lost (a log of that form got them only from the
+user's --model and other flags).
 
 SGLang's ``lmsysorg/sglang`` image and NVIDIA's ``nvcr.io/nvidia/vllm`` start a shell, not the server: a line that
 runs them names the launcher after the image (``python3 -m sglang.launch_server …``, ``vllm serve …``), which
