@@ -84,8 +84,11 @@ def test_vl_788_tp2_is_re_planned_from_the_logs_weights():
 
 
 def test_vl_788_without_its_model_names_no_fit():
-    """The other side: the log alone (the reader takes no model from an image's argument) plans no layout."""
-    d = explain_log(log_bytes("vl_788")).diagnosis
+    """The other side: with no model anywhere (the docker line's model argument taken out) no layout is planned.
+    Since round fx36 the reader takes the model from the image's argument (``logs.docker``), so the log alone names
+    Qwen/Qwen3-32B (tests/explain/test_explain_fx36.py)."""
+    text = log_bytes("vl_788").replace(b"vllm/vllm-openai:latest Qwen/Qwen3-32B", b"vllm/vllm-openai:latest")
+    d = explain_log(text).diagnosis
     assert not any(f.fits for f in d.fixes)
 
 

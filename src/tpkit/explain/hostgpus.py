@@ -27,8 +27,15 @@ through ``explain.vreplan`` and ``explain.vgpus``; SGLang's ``--tp`` / ``--tp-si
   the log shows M in use (…), not how many the host has".  Where the log shows nothing, "the log does not show how
   many GPUs the host has".  Only fixes needing more GPUs than the run used are touched.
 
-The data-parallel size is not counted (a fix keeps the run's dp; SGLang's ``--dp-size`` without dp attention would
-add GPUs on top, so the count needed is a lower bound and a "needs N" verdict stays sound).
+The data-parallel size counts where the run's is known (helper fx36, round fx36): each data-parallel rank owns its
+own tp × pp GPUs, so the run used, and a fix that keeps the dp needs, tp × pp × dp (``run_gpus``) —
+  * vLLM's ``--data-parallel-size`` (each DP engine core holds a tp × pp world; on a host of a multi-node run, the
+    ``--data-parallel-size-local`` the log shows instead);
+  * SGLang's ``--dp-size`` without DP attention (``DataParallelController.launch_dp_schedulers`` starts each DP rank
+    at GPU ``tp_size × pp_size × gpu_id_step`` past the previous one, sglang 0.5.13.post1
+    ``srt/managers/data_parallel_controller.py``); with ``--enable-dp-attention`` the DP ranks live inside the tp
+    group (``launch_dp_attention_schedulers``), so dp adds none.
+Where the log shows no dp, it counts as 1 (the count needed is then a lower bound, as before).
 """
 
 from __future__ import annotations
@@ -40,7 +47,7 @@ from tpkit.records import dataclass
 from tpkit.explain.diagnose import SUGGESTION, Fix, unshown
 from tpkit.logs.hostcount import host_count_written, nvidia_smi_rows
 
-__all__ = ["HostGpus", "host_gpus_shown", "gpus_needed", "checked_fixes"]
+__all__ = ["HostGpus", "host_gpus_shown", "gpus_needed", "checked_fixes", "dp_factor", "run_gpus"]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -49,6 +56,8 @@ class HostGpus:
     count: int
     exact: bool
     evidence: str
+    dp: int = 1
+    """how many tp × pp groups the run's data parallelism put on the host (``dp_factor``)"""
 
 
 _COLLECT_ENV = re.compile(rb"GPU models and configuration:[ \t]*([^\r\n]*)((?:\r?\n[ \t]*GPU \d{1,2}: [^\r\n]+)*)")
@@ -57,6 +66,35 @@ _DEVICE_COUNT = re.compile(rb"torch\.cuda\.device_count\(\)\s*(?:=|==|:|->|retur
 _VISIBLE = re.compile(rb"\bCUDA_VISIBLE_DEVICES=['\"]?([0-9]{1,2}(?:,[0-9]{1,2})*)['\"]?")
 _WORLD = re.compile(rb"in world size (\d{1,3}) is assigned")
 _NRANKS = re.compile(rb"\bcomm 0x[0-9a-fA-F]+ rank \d+ nranks (\d{1,3})\b")
+_DP_LOCAL = re.compile(rb"(?:--data-parallel-size-local[ =]|'?data_parallel_size_local'?\s*[:=]\s*)(\d{1,3})\b")
+"""vLLM's data-parallel ranks on this host of a multi-node run (the flag, or the non-default args' key)"""
+
+
+def dp_factor(values, engine: str | None, raw: bytes | None = None) -> tuple[int, str]:
+    """(how many tp × pp groups the run's data parallelism puts on the host, the words for it) (module doc); ``values``
+    anything with ``get`` (a ``Context`` or its values).  (1, "") where the log shows no dp above 1."""
+    dp = int(values.get("dp") or 1)
+    if dp <= 1:
+        return 1, ""
+    if engine == "sglang":
+        if values.get("enable_dp_attention"):
+            return 1, ""
+        return dp, f"dp {dp} (SGLang's --dp-size without DP attention: one tp × pp group per DP rank)"
+    if engine == "vllm":
+        m = _DP_LOCAL.search((raw or b"")[:4 << 20])
+        if m is not None and 0 < int(m.group(1)) < dp:
+            local = int(m.group(1))
+            return local, f"dp {local} on this host (vLLM's --data-parallel-size-local of dp {dp})"
+        return dp, f"dp {dp} (vLLM's --data-parallel-size: one tp × pp group per DP rank)"
+    return 1, ""
+
+
+def run_gpus(values, engine: str | None, raw: bytes | None = None) -> tuple[int, str, int]:
+    """(the GPUs the run used on the host, the words, the dp factor): tp × pp × the data-parallel factor
+    (``dp_factor``)."""
+    tp, pp = int(values.get("tp") or 1), int(values.get("pp") or 1)
+    dp, _ = dp_factor(values, engine, raw)
+    return tp * pp * dp, (f"tp × pp × dp = {tp} × {pp} × {dp}" if dp > 1 else f"tp × pp = {tp * pp}"), dp
 
 
 def _line(raw: bytes, pos: int) -> int:
@@ -92,9 +130,9 @@ def _shown_by_text(raw: bytes) -> HostGpus | None:
     return None
 
 
-def _used(raw: bytes, run_gpus: int) -> HostGpus | None:
+def _used(raw: bytes, run_gpus: int, words: str = "", dp: int = 1) -> HostGpus | None:
     """The most GPUs the log shows in use (a lower bound on the host), or None where it shows only one."""
-    seen: list[tuple[int, str]] = [(run_gpus, f"the run's tp × pp = {run_gpus}")]
+    seen: list[tuple[int, str]] = [(run_gpus, f"the run's {words or f'tp × pp = {run_gpus}'}")]
     m = _VISIBLE.search(raw)
     if m is not None:
         ids = [int(x) for x in m.group(1).split(b",")]
@@ -105,19 +143,20 @@ def _used(raw: bytes, run_gpus: int) -> HostGpus | None:
         if sizes:
             seen.append((max(sizes), f"{what} {max(sizes)}"))
     n, why = max(seen, key=lambda s: s[0])
-    return HostGpus(count=n, exact=False, evidence=why) if n > 1 else None
+    return HostGpus(count=n, exact=False, evidence=why, dp=dp) if n > 1 else None
 
 
-def host_gpus_shown(raw: bytes | None, gpu, run_gpus: int) -> HostGpus | None:
-    """What the log shows of the host's GPUs (module doc); ``gpu`` the log's ``GpuSpec`` or None, ``run_gpus`` its
-    tp × pp.  None: nothing shown beyond one GPU in use."""
+def host_gpus_shown(raw: bytes | None, gpu, run_gpus: int, words: str = "", dp: int = 1) -> HostGpus | None:
+    """What the log shows of the host's GPUs (module doc); ``gpu`` the log's ``GpuSpec`` or None, ``run_gpus`` the
+    GPUs it used (``run_gpus``: tp × pp × its dp factor ``dp``), ``words`` how they were counted.  None: nothing
+    shown beyond one GPU in use."""
     head = (raw or b"")[:4 << 20]
     shown = _shown_by_text(head)
     if shown is not None and shown.count >= run_gpus:
-        return shown
+        return HostGpus(count=shown.count, exact=True, evidence=shown.evidence, dp=dp)
     if gpu is not None and getattr(gpu, "unified_memory", False) and run_gpus == 1:
         return HostGpus(count=1, exact=True, evidence=f"a {gpu.name}: a unified-memory GPU, the only one on its board")
-    return _used(head, run_gpus)
+    return _used(head, run_gpus, words, dp)
 
 
 _TP_FLAG = re.compile(r"(?:--tensor-parallel-size|--tp-size|-tp)[ =](\d{1,3})\b")
@@ -128,22 +167,28 @@ _PP_FLAG = re.compile(r"(?:--pipeline-parallel-size|--pp-size|-pp)[ =](\d{1,3})\
 """vLLM's --pipeline-parallel-size / -pp; SGLang's ``--pipeline-parallel-size`` / ``--pp-size`` (0.5.9, as above)"""
 
 
-def gpus_needed(flags: str, tp: int, pp: int) -> int | None:
-    """tp × pp of a fix's flags (the run's own value where the fix leaves one out); None for a fix that sets
-    neither."""
+_DP_FLAG = re.compile(r"(?:--data-parallel-size|--dp-size|--dp|-dp)[ =](\d{1,3})\b")
+"""a fix's own data-parallel size (vLLM's --data-parallel-size / -dp, SGLang's --dp-size / --dp)"""
+
+
+def gpus_needed(flags: str, tp: int, pp: int, dp: int = 1) -> int | None:
+    """tp × pp × dp of a fix's flags (the run's own value where the fix leaves one out; ``dp`` the run's dp factor,
+    ``dp_factor``); None for a fix that sets neither tp nor pp."""
     t, p = _TP_FLAG.search(flags), _PP_FLAG.search(flags)
     if t is None and p is None:
         return None
-    return (int(t.group(1)) if t else tp) * (int(p.group(1)) if p else pp)
+    d = _DP_FLAG.search(flags)
+    return (int(t.group(1)) if t else tp) * (int(p.group(1)) if p else pp) * (int(d.group(1)) if d else dp)
 
 
 def checked_fixes(fixes, ctx, shown: HostGpus | None) -> list[Fix]:
     """``fixes`` with each layout fix that needs more GPUs than the run used held against ``shown`` (module doc)."""
     tp, pp = int(ctx.get("tp", 1) or 1), int(ctx.get("pp", 1) or 1)
+    dp = shown.dp if shown is not None else 1  # None: the run used one GPU, so its dp factor is 1
     out = []
     for fix in fixes:
-        need = gpus_needed(fix.flags, tp, pp)
-        if need is None or need <= tp * pp:
+        need = gpus_needed(fix.flags, tp, pp, dp)
+        if need is None or need <= tp * pp * dp:
             out.append(fix)
         elif shown is not None and shown.exact and need > shown.count:
             out.append(_beyond(fix, f"needs {need} GPUs; this host shows {shown.count} ({shown.evidence})"))

@@ -19,6 +19,7 @@ from tpkit.explain.vworkers import (may_print_per_worker, min_over_workers, per_
                                     worker_spread, workers_available)
 from tpkit.hardware.gpu import is_amd
 from tpkit.logs import ParsedLog, RankView
+from tpkit.logs.engine import V0_LOOP_FRAMES
 from tpkit.records import dataclass
 from tpkit.units import Bytes
 
@@ -166,10 +167,9 @@ def _total_row(parsed: ParsedLog, view: RankView, ctx: Context, rows: list[Row])
     return total
 
 
-_V0_LOOP = ("_log_task_completion", "run_engine_loop")
-"""V0's ``AsyncLLMEngine`` background loop and its done-callback, in ``vllm/engine/async_llm_engine.py`` of every
-wheel read from 0.5.5 to 0.10.2 (0.5.5, 0.6.3.post1, 0.8.0, 0.10.2); 0.11.0's module is only the alias
-``AsyncLLMEngine = AsyncLLM`` and no module of its wheel names either (helper fx35a)"""
+_V0_LOOP = V0_LOOP_FRAMES
+"""V0's engine loop frames (``logs.engine.V0_LOOP_FRAMES``, helper fx35a): since round fx36 a format marker, so a
+parsed log with one is dated ≤ 0.10.2 before this rule runs; the check below serves a context built without it"""
 
 
 def default_utilization(parsed: ParsedLog, ctx: Context, rules) -> tuple[float, str, bool]:

@@ -32,6 +32,11 @@ _COMMAND = lazy(r"(?<!from )(?<!import )"  # a traceback's `from vllm.entrypoint
                 r"(?:sglang\.launch_server|sglang serve|vllm serve|vllm\.entrypoints\.[\w.]+|-m sglang\b)")
 _FLAGS_ONLY = lazy(r"--(?:model|model-path|tp|tp-size|tensor-parallel-size|mem-fraction-static|"
                          r"gpu-memory-utilization|max-model-len|context-length)[ =]")
+_QUOTED_LAUNCHER = lazy(r"\b\w*Warning: |^\s*(?:Example|Usage|usage): ")
+"""a Python warning that quotes a launcher ("UserWarning: 'python -m sglang.launch_server' is still supported, but
+'sglang serve' is the recommended entrypoint", SGLang 0.5.9+ launch_server.py) and a usage line with placeholders
+('Example: sglang serve --model-path <model> [options]'): text about a command, no launch (helper fx36: they gave
+the model 'is' and '<model>')"""
 _HUMAN_INT = lazy(r"^(\d+(?:\.\d+)?)([kKmMgG])$")
 
 
@@ -39,8 +44,17 @@ def is_command(message: str) -> bool:
     """True for an SGLang or vLLM launch command, or only its flags (``--model … --tp 8``); not for SGLang's DeepGEMM
     warning, whose fixed example `compile_deep_gemm … --tp 8` is no launch (0.5.8.post1 compile_utils.py, gs26)."""
     if any(l in message for l in _LAUNCHERS) and _COMMAND.search(message) is not None:
-        return "compile_deep_gemm" not in message
+        return "compile_deep_gemm" not in message and _QUOTED_LAUNCHER.search(message) is None
+    if "vllm-openai" in message and _docker().mentions_server_image(message):  # docker run … vllm/vllm-openai
+        return True
     return (head := message.lstrip(" `$>")).startswith("--") and _FLAGS_ONLY.search(head) is not None
+
+
+def _docker():
+    """``tpkit.logs.docker``, imported only for a line naming the server image (the cold-import budget)."""
+    from tpkit.logs import docker
+
+    return docker
 
 
 def _tokens(command: str) -> list[str]:
@@ -100,7 +114,10 @@ def command_settings(command: str, *, line_no: int) -> tuple[str | None, list[Se
     """(engine, settings) of a launch command (continuation backslashes joined), with its PP layer partition."""
     tokens = _tokens(command.lstrip(" `$>"))
     start = next((i for i, t in enumerate(tokens) if _COMMAND.search(t) or t == "serve"), None)
-    if start is None and tokens and tokens[0].startswith("--"):
+    docker = _docker().server_image_args(tokens) if start is None and "vllm-openai" in command else None
+    if docker is not None:
+        engine, rest = docker
+    elif start is None and tokens and tokens[0].startswith("--"):
         engine, rest = None, tokens
     elif start is None:
         return None, []

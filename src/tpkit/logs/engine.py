@@ -95,6 +95,14 @@ list's next column, so prose ('ran vllm 2 times', 'vllm 0.9 GiB'), another packa
 package whose name starts with the engine's ('vllm-flash-attn 2.6.2', 'sglang-router 0.2.1') are not read.
 Multi-line prints (``pip show``, ``--version``, ``__version__``) are read by :func:`version_after`."""
 
+V0_LOOP_FRAMES = ("_log_task_completion", "run_engine_loop")
+"""vLLM V0's engine loop: ``AsyncLLMEngine``'s background loop and its done-callback (``engine/async_llm_engine.py``)
+and ``MQLLMEngine.run_engine_loop`` (``engine/multiprocessing/engine.py``), in every wheel read from 0.5.5 to 0.10.2
+(0.5.5, 0.6.3.post1, 0.8.0, 0.10.2); no module of the 0.11.0 or 0.30.0 wheel names either.  A format marker below, so
+a log whose only sign of its release is such a frame is dated ≤ 0.10.2 (V0) once, where every release-dependent rule
+reads it (``Context.rules_version``: the rules, the default utilization, the plan's release; helper fx36, round
+fx36 — before, only ``explain.vllm.default_utilization`` read the frames and the rest took 0.33's rules)."""
+
 FORMAT_MARKERS = (
     ("sglang", "Memory baseline taken", "0.5.21–0.5.23 (not in 0.5.20)", None),
     ("sglang", "KV Cache is allocated. dtype:", "0.5.13–0.5.23 (not in 0.5.12)", None),
@@ -119,6 +127,7 @@ FORMAT_MARKERS = (
     ("vllm", "(EngineCore_DP", "≥ 0.10 (engine core process name)", "V1"),
     ("vllm", "(Worker_TP", "≥ 0.11 (worker process name)", "V1"),
     ("vllm", "(VllmWorkerProcess pid=", "≤ 0.10 (V0 multiprocessing worker)", "V0"),
+    *(("vllm", name, "≤ 0.10.2 (V0 engine loop)", "V0") for name in V0_LOOP_FRAMES),  # helper fx36
     ("vllm", "(EngineCore pid=", "≥ 0.18 (engine core process named 'EngineCore' without DP, v1/engine/utils.py; "
              "0.17.0 and older name it EngineCore_DP0)", "V1"),
 )
