@@ -107,6 +107,7 @@ def test_validation_cases_take_the_cap_their_command_names():
     assert cases["vp_194"]["flags"]["max_cudagraph_capture_size"] == 256
     assert cases["vp_510"]["flags"]["max_cudagraph_capture_size"] == 16
     assert cases["vp_199"]["flags"]["max_cudagraph_capture_size"] == 179
+    assert cases["vp_1061"]["flags"]["max_cudagraph_capture_size"] == 2048
     named = 0
     for c in cases.values():
         command = c.get("command") or ""
@@ -118,4 +119,4 @@ def test_validation_cases_take_the_cap_their_command_names():
             assert sizes and c["flags"]["max_cudagraph_capture_size"] == max(map(int, sizes.group(1).split(","))), c["id"]
         else:
             assert "max_cudagraph_capture_size" not in c["flags"], c["id"]
-    assert named == 21  # + bl29: vp_939-vp_943 (InferenceX launches name the cap)
+    assert named == 23  # + bl29: vp_939-vp_943 (InferenceX launches name the cap); + bl36b: vp_1061, vp_1062 (the same)
