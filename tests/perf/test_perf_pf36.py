@@ -13,21 +13,8 @@ later change that breaks one is seen:
 """
 
 import json
-import sys
-from pathlib import Path
 
-import pytest
-
-ROOT = Path(__file__).resolve().parents[2]
-DATA = json.loads((Path(__file__).parent / "data" / "published_spec.json").read_text())
-
-
-@pytest.fixture(scope="module")
-def bench():
-    sys.path.insert(0, str(ROOT / "bench"))
-    import decode_published
-
-    return decode_published
+from test_perf_published_rows import DATA, ROOT, bench  # noqa: F401 (the published rows, the bench script fixture)
 
 
 def _rows(**match) -> list[dict]:
