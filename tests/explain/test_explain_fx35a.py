@@ -117,11 +117,12 @@ def test_default_utilization_dated_said_or_the_releases():
     from tpkit.engines.vllm.versions import resolve_rules
 
     rules33, rules9 = resolve_rules("0.33.0"), resolve_rules("0.9.2")
-    # V0's AsyncLLMEngine loop (in async_llm_engine.py 0.5.5–0.10.2, gone in 0.11.0): 0.90, not assumed
-    u, words, assumed = vllm_mod.default_utilization(
-        _parsed("vLLM V0's AsyncLLMEngine background loop (_log_task_completion)"), SimpleNamespace(rules_version=None),
-        rules33)
-    assert (u, assumed) == (0.9, False) and "≤ 0.10.2" in words
+    # V0's AsyncLLMEngine loop (in async_llm_engine.py 0.5.5–0.10.2, gone in 0.11.0) dates the log ≤ 0.10.2 (a format
+    # marker, logs.engine.V0_LOOP_FRAMES, since round fx36): its 0.90, not assumed
+    e = explain_log(log_bytes("vl_1432"))
+    frames = _parsed("vLLM V0's AsyncLLMEngine background loop (_log_task_completion)")
+    u, words, assumed = vllm_mod.default_utilization(frames, e.context, vtokens.log_rules(e.context))
+    assert (u, assumed) == (0.9, False) and "0.10.2" in words
     # nothing dates it: the current rules' 0.92, said to be assumed
     u, words, assumed = vllm_mod.default_utilization(_parsed("run_busy_loop (core.py)"),
                                                      SimpleNamespace(rules_version=None), rules33)
@@ -143,6 +144,8 @@ def test_an_assumed_default_is_said_on_utilization_fixes_only():
              Fix(flags="--enforce-eager", kv_tokens=None, fits=True, why="w")]
     said = _default_said(fixes, _parsed("run_busy_loop (core.py)"), ctx)
     assert said[0].note.startswith("n; from the default 0.92: ") and said[1] == fixes[1]
-    assert _default_said(fixes, _parsed("_log_task_completion"), ctx) == fixes  # dated: nothing assumed
+    # V0's loop frames date the log ≤ 0.10.2 where it is parsed (logs.engine.V0_LOOP_FRAMES): nothing assumed
+    dated = SimpleNamespace(rules_version="0.10.2", get=lambda k, d=None: d, version="≤ 0.10.2")
+    assert _default_said(fixes, _parsed("_log_task_completion"), dated) == fixes
     printed = SimpleNamespace(rules_version=None, get=lambda k, d=None: 0.8 if k == "mem_fraction" else d)
     assert _default_said(fixes, _parsed("run_busy_loop (core.py)"), printed) == fixes  # the log prints u

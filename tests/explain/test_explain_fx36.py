@@ -104,7 +104,8 @@ def test_dp_factor_both_engines():
     assert dp_factor(_vals(dp=None), "vllm") == (1, "")
     # a multi-node vLLM run: the ranks on this host
     assert dp_factor(_vals(dp=4), "vllm", b"vllm serve M --data-parallel-size 4 --data-parallel-size-local 2")[0] == 2
-    assert run_gpus(_vals(tp=2, pp=2, dp=2), "vllm") == (8, "tp × pp × dp = 2 × 2 × 2", 2)
+    assert run_gpus(_vals(tp=2, pp=2, dp=2), "vllm") == (
+        8, "tp × pp × dp = 2 × 2 × 2, dp 2 (vLLM's --data-parallel-size: one tp × pp group per DP rank)", 2)
     assert run_gpus(_vals(tp=2, dp=2, enable_dp_attention=True), "sglang") == (2, "tp × pp = 2", 1)
 
 

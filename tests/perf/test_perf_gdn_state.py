@@ -13,7 +13,7 @@ from tpkit.engines.vllm.versions import resolve_rules
 from tpkit.hardware.catalog import lookup_gpu
 from tpkit.models import load_model
 from tpkit.perf import PerfRequest
-from tpkit.perf.gdn_state import QWEN35_TEXT_FIRST, QWEN35_WRAPPERS_FIRST, vllm_gdn_temporal_bytes
+from tpkit.perf.gdn_state import vllm_gdn_temporal_bytes
 from tpkit.perf.impl import impl_for, impl_profile
 from tpkit.perf.kernels import Batch, Shard
 from tpkit.perf.linear_state import state_sizes
@@ -21,6 +21,8 @@ from tpkit.perf.work import forward_kernels
 
 QWEN38 = "tests/validation/configs/RedHatAI--Qwen3.8-27B-INT4.json"        # Qwen3_5ForConditionalGeneration, float32
 QWEN35_397B = "bench/data/qwen3.5-397b-a17b-nvfp4.config.json"               # Qwen3_5Moe…, no mamba_ssm_dtype
+QWEN35_WRAPPERS_FIRST = (0, 17, 0)  # Qwen3_5ForConditionalGenerationConfig reads mamba_ssm_dtype (0.17.0 wheel)
+QWEN35_TEXT_FIRST = (0, 27, 0)  # Qwen3_5ForCausalLMConfig does the same for the text-only classes (0.27.0 wheel)
 
 
 @pytest.fixture(scope="module")

@@ -93,8 +93,8 @@ def run_gpus(values, engine: str | None, raw: bytes | None = None) -> tuple[int,
     """(the GPUs the run used on the host, the words, the dp factor): tp × pp × the data-parallel factor
     (``dp_factor``)."""
     tp, pp = int(values.get("tp") or 1), int(values.get("pp") or 1)
-    dp, _ = dp_factor(values, engine, raw)
-    return tp * pp * dp, (f"tp × pp × dp = {tp} × {pp} × {dp}" if dp > 1 else f"tp × pp = {tp * pp}"), dp
+    dp, how = dp_factor(values, engine, raw)
+    return tp * pp * dp, (f"tp × pp × dp = {tp} × {pp} × {dp}, {how}" if dp > 1 else f"tp × pp = {tp * pp}"), dp
 
 
 def _line(raw: bytes, pos: int) -> int:
@@ -165,8 +165,6 @@ _TP_FLAG = re.compile(r"(?:--tensor-parallel-size|--tp-size|-tp)[ =](\d{1,3})\b"
 (argparse's default ``allow_abbrev``: the only option starting '--tp' is ``--tp-size``)"""
 _PP_FLAG = re.compile(r"(?:--pipeline-parallel-size|--pp-size|-pp)[ =](\d{1,3})\b")
 """vLLM's --pipeline-parallel-size / -pp; SGLang's ``--pipeline-parallel-size`` / ``--pp-size`` (0.5.9, as above)"""
-
-
 _DP_FLAG = re.compile(r"(?:--data-parallel-size|--dp-size|--dp|-dp)[ =](\d{1,3})\b")
 """a fix's own data-parallel size (vLLM's --data-parallel-size / -dp, SGLang's --dp-size / --dp)"""
 

@@ -5,10 +5,9 @@ stream's queues) is not the memory a fraction sizes, so no memory fix is offered
 
 from __future__ import annotations
 
-__all__ = ["PREFIX", "npu_capture_diagnosis"]
+from tpkit.logs.npucapture import PREFIX
 
-PREFIX = "NPU graph capture could not begin"
-"""how ``logs.npucapture.npu_capture_failures`` starts the failure's detail"""
+__all__ = ["npu_capture_diagnosis"]
 
 
 def npu_capture_diagnosis(failure, skip_flag: str) -> tuple[str, None, list] | None:

@@ -45,7 +45,7 @@ def graphs_off_fix(a, ctx, plan, pools, run=None) -> Fix:
         missing.append("a graph already captured (torch's 'allocated in private pools' > 0): without one the failure "
                        "may be the largest batch's eager forward, which runs without graphs too")
     note = f"{words}; the graphs' private pools at the failure: {pools[1] if pools else 'not printed'}"
-    if flags and missing and len(missing) == 1 and pools is not None and pools[0] > 0:
+    if flags and len(missing) == 1 and pools is not None and pools[0] > 0:
         from tpkit.explain.sgkeptpool import kept_pool_fix
 
         kept, lacking = kept_pool_fix(ctx, run, flags, why, note)

@@ -226,8 +226,8 @@ def _kv_too_small_fixes(a, ctx, need: _KvNeed, tokens_for) -> list[Fix]:
     u = a.utilization
     needed, have_b, tb, short = need.needed, need.have_b, need.tb, need.short
     fixes: list[Fix] = []
-    tok_now = tokens_for(have_b, tb) if have_b is not None else None
-    tok_now = need.block_tokens or tok_now  # vLLM's estimate at a larger block size (explain.vblockfit, ex36)
+    # vLLM's estimate at a larger block size where the assumed block cannot give it (explain.vblockfit, ex36)
+    tok_now = need.block_tokens or (tokens_for(have_b, tb) if have_b is not None else None)
     limit = int(need.est.value) if need.est else (int(need.kv_tokens.value) if need.kv_tokens else tok_now)
     if limit:
         why = "the longest request the KV cache holds (vLLM's own estimate when printed)"
@@ -275,8 +275,11 @@ def _profile_oom(parsed, a, ctx):
 def _unplanned_device(failure):
     """``explain.vdevice.unplanned_device_diagnosis``, imported only for a CUDA-style OOM or CANN's failed NPU capture
     begin (``explain.npugraph``, round ex36) (cold start)."""
-    if failure.kind != "cuda_oom" and not failure.detail.startswith("NPU graph capture"):
-        return None
+    if failure.kind != "cuda_oom":
+        from tpkit.logs.npucapture import PREFIX
+
+        if not failure.detail.startswith(PREFIX):
+            return None
     from tpkit.explain.vdevice import unplanned_device_diagnosis
     return unplanned_device_diagnosis(failure)
 

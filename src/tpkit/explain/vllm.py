@@ -19,7 +19,6 @@ from tpkit.explain.vworkers import (may_print_per_worker, min_over_workers, per_
                                     worker_spread, workers_available)
 from tpkit.hardware.gpu import is_amd
 from tpkit.logs import ParsedLog, RankView
-from tpkit.logs.engine import V0_LOOP_FRAMES
 from tpkit.records import dataclass
 from tpkit.units import Bytes
 
@@ -167,25 +166,17 @@ def _total_row(parsed: ParsedLog, view: RankView, ctx: Context, rows: list[Row])
     return total
 
 
-_V0_LOOP = V0_LOOP_FRAMES
-"""V0's engine loop frames (``logs.engine.V0_LOOP_FRAMES``, helper fx35a): since round fx36 a format marker, so a
-parsed log with one is dated ≤ 0.10.2 before this rule runs; the check below serves a context built without it"""
-
-
 def default_utilization(parsed: ParsedLog, ctx: Context, rules) -> tuple[float, str, bool]:
     """(gpu_memory_utilization, its source, whether it is assumed) for a log that prints none: the default of the
-    log's release (``VllmRules.default_utilization``: 0.90 up to 0.19, 0.92 from 0.20.0).  Where the log dates no
-    release, a frame of V0's background loop (``_V0_LOOP``) dates it ≤ 0.10.2, whose default is 0.90 (``EngineArgs``
-    ``gpu_memory_utilization: float = 0.90`` in the 0.4.1, 0.5.5, 0.6.3.post1 and 0.8.0 wheels; ``CacheConfig``'s 0.9
-    in 0.10.2); else the current rules' default is assumed, and said (helper fx35a: a V0 log with no version
-    printed was planned from 0.33's 0.92)."""
+    log's release (``VllmRules.default_utilization``: 0.90 up to 0.19, 0.92 from 0.20.0).  A frame of V0's engine
+    loop dates a log ≤ 0.10.2 where it prints no release (``logs.engine.V0_LOOP_FRAMES``, a format marker since round
+    fx36: the one home of that dating), whose default is 0.90 (``EngineArgs`` ``gpu_memory_utilization: float = 0.90``
+    in the 0.4.1, 0.5.5, 0.6.3.post1 and 0.8.0 wheels; ``CacheConfig``'s 0.9 in 0.10.2).  Where nothing dates the log,
+    the current rules' default is assumed, and said (helper fx35a: a V0 log with no version printed was planned from
+    0.33's 0.92)."""
     u = float(rules.default_utilization)
     if ctx.rules_version:
         return u, f"not printed: vLLM {rules.label} default", False
-    texts = " ".join(f"{f.phase_evidence or ''} {f.evidence or ''}" for f in parsed.failures)
-    if any(name in texts for name in _V0_LOOP):
-        return 0.9, ("not printed, no release printed: the log's V0 AsyncLLMEngine frames (run_engine_loop / "
-                     "_log_task_completion) date it ≤ 0.10.2, whose default is 0.90"), False
     return u, (f"not printed, no release dated: vLLM {rules.label}'s default {u:.2f} assumed (0.90 before "
                "0.20.0)"), True
 

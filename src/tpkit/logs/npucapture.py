@@ -17,9 +17,11 @@ from __future__ import annotations
 
 from tpkit.logs.lazyre import lazy
 
-__all__ = ["NEEDLE", "npu_capture_failures", "npu_capture_phase"]
+__all__ = ["NEEDLE", "PREFIX", "npu_capture_failures", "npu_capture_phase"]
 
 NEEDLE = "begin capture stream failed"
+PREFIX = "NPU graph capture could not begin"
+"""how a failed capture begin's detail starts (``explain.npugraph`` and ``explain.vdiagnose`` match on it)"""
 _BEGIN = lazy(r"begin capture stream failed, runtime result = (\d{6})")
 RESULTS = {
     "207001": "ACL_ERROR_RT_MEMORY_ALLOCATION: the device's memory ran out",
@@ -36,8 +38,8 @@ def npu_capture_failures(message: str) -> list[tuple]:
     if m is None:
         return []
     meaning = RESULTS.get(m.group(1), "an ACL runtime error")
-    return [("exception", "error", (), (), f"NPU graph capture could not begin (CANN aclmdlRICaptureBegin: 'begin "
-                                            f"capture stream failed, runtime result = {m.group(1)}', {meaning})")]
+    return [("exception", "error", (), (), f"{PREFIX} (CANN aclmdlRICaptureBegin: 'begin capture stream failed, "
+                                            f"runtime result = {m.group(1)}', {meaning})")]
 
 
 def npu_capture_phase(message: str) -> tuple[str, str] | None:

@@ -17,8 +17,9 @@ class at all) and for the text-only ``Qwen3_5ForCausalLM`` / ``Qwen3_5MoeForCaus
 (``Qwen3_5ForCausalLMConfig``; 0.30.0).  Qwen3-Next (``Qwen3NextForCausalLM``) has no such hook in any release
 read: its temporal state is in the model dtype (bf16), half of what SGLang keeps (float32 by default,
 ``engines.sglang.mamba``).  A Qwen3.5 config without ``mamba_ssm_dtype`` (e.g. the Qwen3.5-397B checkpoints of
-bench/data) also stays in the model dtype.  The same boundaries are the planner's (``engines.vllm.versions``
-``ssm_dtype_from_config``); ``tests/perf/test_perf_gdn_state.py`` checks the two agree release by release.
+bench/data) also stays in the model dtype.  The boundaries live in the planner's rules (``engines.vllm.versions``
+``ssm_dtype_from_config``) and the element size in ``engines.mamba2_state.ssm_state_bytes``, which this module calls;
+``tests/perf/test_perf_gdn_state.py`` checks both sides of each boundary.
 
 Helper ws36a (2026-12-07, session 36), the lead of issue 13's brief: the wrong-sign Qwen3.5/3.6/3.8 rows (p18,
 p22_a100) all carry ``mamba_ssm_dtype: float32`` and run 0.19.1 / 0.26.0, so their state was already priced right;
@@ -27,30 +28,20 @@ the rule moves the Qwen3.5-397B rows (no ``mamba_ssm_dtype``: bf16 in vLLM) and 
 
 from __future__ import annotations
 
-__all__ = ["GDN_ARCHITECTURES", "QWEN35_TEXT_FIRST", "QWEN35_WRAPPERS_FIRST", "vllm_gdn_temporal_bytes"]
+__all__ = ["GDN_ARCHITECTURES", "vllm_gdn_temporal_bytes"]
 
-QWEN35_WRAPPERS = ("Qwen3_5ForConditionalGeneration", "Qwen3_5MoeForConditionalGeneration")
-QWEN35_TEXT = ("Qwen3_5ForCausalLM", "Qwen3_5MoeForCausalLM")
-GDN_ARCHITECTURES = ("Qwen3NextForCausalLM", *QWEN35_WRAPPERS, *QWEN35_TEXT)
+GDN_ARCHITECTURES = ("Qwen3NextForCausalLM", "Qwen3_5ForConditionalGeneration", "Qwen3_5MoeForConditionalGeneration",
+                     "Qwen3_5ForCausalLM", "Qwen3_5MoeForCausalLM")
 """architectures whose linear-attention layers vLLM runs as Gated DeltaNet with the rule above"""
-
-QWEN35_WRAPPERS_FIRST = (0, 17, 0)
-"""first vLLM release whose ``Qwen3_5ForConditionalGenerationConfig`` reads the config's ``mamba_ssm_dtype``"""
-QWEN35_TEXT_FIRST = (0, 27, 0)
-"""first vLLM release whose ``Qwen3_5ForCausalLMConfig`` does the same for the text-only classes"""
-
-_DTYPE_BYTES = {"float32": 4, "float": 4, "bfloat16": 2, "float16": 2, "half": 2}
 
 
 def vllm_gdn_temporal_bytes(spec, release: tuple[int, int, int], act_bytes: int) -> int | None:
     """Bytes per element of the temporal state vLLM ``release`` keeps for ``spec``'s GDN layers (``act_bytes``: the
-    model dtype's), or None when ``spec`` is not a GDN architecture this rule covers."""
-    arch = spec.architecture
-    if arch not in GDN_ARCHITECTURES:
+    model dtype's), or None when ``spec`` is not a GDN architecture this rule covers.  The rule is the planner's
+    (``engines.mamba2_state.ssm_state_bytes`` with the release's ``VllmRules``): one home for both."""
+    if spec.architecture not in GDN_ARCHITECTURES:
         return None
-    reads_config = ((arch in QWEN35_WRAPPERS and tuple(release) >= QWEN35_WRAPPERS_FIRST)
-                    or (arch in QWEN35_TEXT and tuple(release) >= QWEN35_TEXT_FIRST))
-    named = str(spec.extra.get("mamba_ssm_dtype") or "").lower()
-    if reads_config and named in _DTYPE_BYTES:
-        return _DTYPE_BYTES[named]
-    return act_bytes
+    from tpkit.engines.mamba2_state import ssm_state_bytes
+    from tpkit.engines.vllm.versions import resolve_rules
+
+    return ssm_state_bytes(spec, resolve_rules(".".join(map(str, release))), act_bytes)
