@@ -10,7 +10,9 @@ engine's version text, which ``perf.runtime.parse_version`` now uses); its subpa
 fix22 (2026-12-06, session 22): ``tpkit.engines.cliflags`` (the flags each release parses, a pure table read from the
 wheels), so that the verdict prints only flags the --engine-version has.  Helper fx35c (2026-12-07, session 35):
 ``tpkit.engines.mamba2_state`` (vLLM's Mamba-2 state sizes and SSM dtype rule, moved out of
-``engines/vllm/layer_bytes.py`` so that perf prices the state the planner pages)."""
+``engines/vllm/layer_bytes.py`` so that perf prices the state the planner pages).  Lead (2026-12-07, session 36):
+``tpkit.engines.vllm.versions`` (vLLM's release rules as data, a pure table behind a lazy package root), so that
+``perf.gdn_state`` reads the Qwen3.5 ``mamba_ssm_dtype`` boundaries from the planner's ``VllmRules`` instead of a copy."""
 
 import ast
 from pathlib import Path
@@ -21,7 +23,7 @@ PERF = Path(__file__).resolve().parents[2] / "src" / "tpkit" / "perf"
 ALLOWED = ("tpkit.units", "tpkit.errors", "tpkit.hardware", "tpkit.models", "tpkit.parallel", "tpkit.comm.profile",
            "tpkit.perf", "tpkit.engines.sglang.spec", "tpkit.engines.sglang.defaults", "tpkit.records",
            "tpkit.engines.vllm.backend_choice", "tpkit.engines.sglang.versions", "tpkit.engines.cliflags",
-           "tpkit.engines.mamba2_state")
+           "tpkit.engines.mamba2_state", "tpkit.engines.vllm.versions")
 ALLOWED_EXACTLY = ("tpkit.engines",)
 """modules allowed by their own name only (a package root, not what lies under it)"""
 
