@@ -34,3 +34,12 @@ def test_a_long_list_is_compiled_once_and_still_exact():
     q = _spec(*names)
     assert all(is_ignored(n, q) for n in names[::37])
     assert not is_ignored("model.layers.500.self_attn.q_proj", q)
+
+
+def test_the_answer_cache_is_keyed_by_the_list_as_well_as_the_name():
+    """``is_ignored`` remembers (name, list) → answer; the same name under another list is asked afresh."""
+    name = "model.layers.2.mlp.down_proj"
+    assert is_ignored(name, _spec("model.layers.2.mlp"))
+    assert not is_ignored(name, _spec("model.layers.3.mlp"))
+    assert is_ignored(name, _spec("re:.*down_proj$"))
+    assert not is_ignored(name, _spec())

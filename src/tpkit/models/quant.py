@@ -308,6 +308,22 @@ def is_ignored(module: str, quant: QuantSpec) -> bool:
     e.g. ``gemma4_mm.py``: "model.language_model." → "language_model.model."; ``compressed_tensors/utils.py``
     ``should_ignore_layer``), so ``module`` is also tried under each wrapped spelling (plain names and ``re:``
     patterns alike; a text-only list never names them, so it matches as before)."""
+    key = (module, quant.ignored)
+    found = _IGNORED.get(key)
+    if found is None:
+        if len(_IGNORED) > _IGNORED_LIMIT:
+            _IGNORED.clear()
+        found = _IGNORED[key] = _is_ignored(module, quant)
+    return found
+
+
+_IGNORED: dict[tuple[str, tuple[str, ...]], bool] = {}
+"""(module, ignore list) → ignored: the answer depends on nothing else, and ``tpkit perf`` asks it for every weight
+of every layer of every forward it prices (about a sixth of its run time before this cache, cProfile)"""
+_IGNORED_LIMIT = 100_000
+
+
+def _is_ignored(module: str, quant: QuantSpec) -> bool:
     if _ignored_as(module, quant):
         return True
     if module.startswith("model."):
