@@ -26,7 +26,8 @@ def _wrong(x: dict) -> bool:
 
 def test_every_gdn_row_is_listed_and_priced_as_decode_published_does(items):
     # Helper sp36b (2026-12-07): 145 -> 156 with the 11 blind Qwen3.6-27B-FP8 (TP 2) / Qwen3.5-9B-FP8 rows (all hybrid GDN).
-    assert len(items) == 156 and {x["class"] for x in items} == {"hybrid GDN", "hybrid GDN MoE"}
+    # Helper sp37 (2026-12-07): 156 -> 172 with the 16 blind Qwen3.8-27B MTP rows on one B200 (hybrid GDN).
+    assert len(items) == 172 and {x["class"] for x in items} == {"hybrid GDN", "hybrid GDN MoE"}
     for x in items:
         assert x["speedup"]["predicted"] == pytest.approx(
             x["accept_length"] * x["step_ms"]["predicted"] / x["cycle_ms"]["predicted"], rel=1e-6)

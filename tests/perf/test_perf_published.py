@@ -67,6 +67,11 @@ Both merged (lead, session 36): held out 394/426 = 0.925 sign right, 304/426 = 0
 no-spec at TP 2 on 2x RTX PRO 6000 over PCIe, 8/16/32 streams at 0-131k context, a vLLM fork; Qwen3.5-9B FP8 MTP n=2/3 vs
 no-spec on one H100 at one request, 10k prompt): 11 sign right, 7 within 25 %; held out 405/437 = 0.927 sign right, 311/437
 = 0.712 within 25 %; all rows 435/473 = 0.920, 342/473 = 0.723; same floors.
+16 rows from one more held-out source were added 2026-12-07 (helper sp37, model unchanged; Qwen3.8-27B bf16 with its MTP head,
+2 speculative tokens, vs plain on one B200, vLLM 0.30.1rc1 nightly, closed loop at 1-128 requests in flight on two
+RedHatAI/speculator_benchmarks subsets; the HumanEval N = 1 point not comparable, the source's validate report): 15 of 15
+comparable sign right and within 25 %; held out 420/452 = 0.929 sign right, 326/452 = 0.721 within 25 %; all rows
+450/488 = 0.922, 357/488 = 0.732; same floors.
 Helper sp16 (2026-12-05): rows marked ``"measurement": "workload"`` (as163) are scored as the workload they
 measured (``tpkit.perf.workload``, ``decode_published.scored_speedup``); same floors.
 """
@@ -589,9 +594,12 @@ def test_only_the_p18_first_requests_that_compile_are_not_comparable():
     Helper sp35 (2026-12-07): and row 472, s35_nanoserve_h200nvl_k26's single-shot run ('single-shot latency is not a
     stable comparison unit here', the source).  Helper ws36b (2026-12-07): and the other 16 DeepSeek rows of
     s31_wilkes_a100_eagle3 (DEEPSEEK_PAIRED), whose column labels the source's own file table leaves open (two jobs in
-    lockstep, one accept length per pair of columns at temperature 0)."""
+    lockstep, one accept length per pair of columns at temperature 0).  Helper sp37 (2026-12-07): and row 499,
+    s37_speculators_q38_b200_mtp's HumanEval N = 1 MTP point, whose source's validate report says the window 'did not
+    reach steady state'."""
     marked = [i for i, r in enumerate(DATA["rows"], 1) if r.get("not_comparable")]
-    assert marked == sorted(list(COLD_POINTS) + [440, 445, 450, 455, 472] + list(DEEPSEEK_PAIRED))
+    assert marked == sorted(list(COLD_POINTS) + [440, 445, 450, 455, 472, 499] + list(DEEPSEEK_PAIRED))
+    assert DATA["rows"][498]["source"] == "s37_speculators_q38_b200_mtp" and DATA["rows"][498]["batch"] == 1
     assert DATA["rows"][471]["source"] == "s35_nanoserve_h200nvl_k26"
     for n in (440, 445, 450, 455):
         row = DATA["rows"][n - 1]
@@ -987,3 +995,24 @@ def test_sp36b_rows_are_the_sources_cells_as_entered_blind():
     assert any("57768745923" in e[0] and "GB10" in e[2] for e in DATA["not_scored"])
     cfg = json.loads((ROOT / "bench" / "data" / "qwen3.5-9b-fp8.config.json").read_text())
     assert cfg["quantization_config"]["weight_block_size"] == [128, 128] and "lovedheart" in cfg["_assembled_note"]
+
+
+def test_sp37_rows_are_the_sources_closed_loop_points_as_entered_blind():
+    """Helper sp37 (2026-12-07), entered blind.  s37_speculators_q38_b200_mtp: vllm-project/speculators
+    examples/evaluate/results/qwen3_8_27b_dspark/, Qwen3.8-27B alone vs with its MTP head (num_speculative_tokens 2) on
+    one B200, vLLM 0.30.1rc1 nightly (modelled as 0.30.0), closed loop N = 1..128 in flight, aggregate output tok/s in the
+    window from baseline_<subset>.csv / mtp_<subset>.csv, accept length the point's own; the DSpark arm is not_scored."""
+    rows = [r for r in DATA["rows"] if r["source"] == "s37_speculators_q38_b200_mtp"]
+    assert [(r["batch"], r["base_tok_s"], r["spec_tok_s"], r["accept_length"]) for r in rows] == [
+        (1, 91.6, 178.8, 2.25), (2, 176.7, 360.7, 2.27), (4, 345.9, 687.5, 2.28), (8, 670.8, 1272.8, 2.29),
+        (16, 1249.9, 2249.4, 2.26), (32, 2238.0, 3706.6, 2.27), (64, 3666.3, 5173.9, 2.28), (128, 5359.3, 6129.0, 2.27),
+        (1, 91.3, 197.3, 2.51), (2, 175.2, 384.5, 2.51), (4, 341.5, 725.2, 2.53), (8, 654.2, 1302.0, 2.52),
+        (16, 1196.2, 2251.2, 2.53), (32, 2102.0, 3671.4, 2.53), (64, 3435.6, 5093.2, 2.53), (128, 4977.2, 6078.4, 2.54)]
+    assert all((r["model"], r["gpu"], r["tp"], r["engine"], r["engine_version"], r["algorithm"], r["num_steps"], r["topk"],
+                r["num_draft_tokens"], r["kv_cache_dtype"]) == (
+        "Qwen/Qwen3.8-27B", "B200", 1, "vllm", "0.30.0", "NEXTN", 2, 1, 3, "auto") for r in rows)
+    assert [r["batch"] for r in rows if "not_comparable" in r] == [1]
+    assert "did not reach steady state" in rows[0]["not_comparable"]
+    assert all(550 <= r["context"] <= 600 for r in rows[:8]) and all(240 <= r["context"] <= 290 for r in rows[8:])
+    assert '"num_speculative_tokens":2' in DATA["sources"]["s37_speculators_q38_b200_mtp"]
+    assert any("dspark" in e[0] and "not a modelled algorithm" in e[2] for e in DATA["not_scored"])
