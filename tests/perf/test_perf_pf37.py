@@ -73,7 +73,8 @@ def test_measured_plain_step_grows_far_slower_than_per_request_kv_reads(bench):
 def test_shared_prefix_read_once_what_if_turns_signs_wrong(bench, monkeypatch):
     """The what-if not kept: the harness's shared prompt (the context but each stream's last 1,024 tokens) read from
     memory once per step on the two llm_decode_bench sources (the per-block streaming bound kept).  The s36b rows
-    492–496 come nearer, but rows 279, 490 and 493 turn wrong."""
+    492–496 come nearer, but row 279 turns wrong (and 490 and 493 did too until the lead set the source's FlashInfer
+    backend on the s36b rows at merge, session 37: with it they stay right)."""
     from tpkit.perf import work
 
     original = work._attention
@@ -94,9 +95,11 @@ def test_shared_prefix_read_once_what_if_turns_signs_wrong(bench, monkeypatch):
     for i in before:
         assert DATA["rows"][i - 1]["source"] in HARNESS_SOURCES
     meas = {i: bench.measured_speedup(DATA["rows"][i - 1]) for i in before}
-    for i in (279, 490, 493):
+    for i in (490, 493):
+        assert (before[i] > 1) == (after[i] > 1) == (meas[i] > 1), (i, before[i], after[i])
+    for i in (279,):
         assert (before[i] > 1) == (meas[i] > 1) and (after[i] > 1) != (meas[i] > 1), (i, before[i], after[i])
-    assert abs(after[492] / meas[492] - 1) < abs(before[492] / meas[492] - 1) - 0.5
+    assert abs(after[492] / meas[492] - 1) < abs(before[492] / meas[492] - 1) - 0.15
 
 
 def _parts(path: str) -> str:
