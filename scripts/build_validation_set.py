@@ -1807,6 +1807,13 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
     "vp_1067": ("0.13.0", "printed 'vLLM API server version 0.13.0+faa43dbf.nv26.01' (NVIDIA's 26.01 container build)",
                 {"gpu_catalog": {"gpu": "GB10", "note": "printed by the start script: '✅ NVIDIA GPU: NVIDIA GB10': the "
                                  "catalog's GB10 (DGX Spark class, unified memory)"}}, None),
+    # helper bl37 (2026-12-07, session 37), added blind: vLLM's own recipe for Kimi-K2-Thinking (vllm-project/recipes
+    # 8959cf64, moonshotai/Kimi-K2-Think.md 'DCP Gain Analysis'): the quoted start-up lines of TP8 and TP8+DCP8 on
+    # 8 x H200, serve defaults (util 0.9, the model's 262,144); release from the printed source lines (0.11.1 / 0.11.2's)
+    "vp_1152": ("0.11.1", "not printed; source lines gpu_worker.py:349 / kv_cache_utils.py:1229 (0.11.1-0.11.2's, "
+                "vp_301 / vp_120), runs dated 11-06 2025 (the 0.11.1 cycle)", {}, None),
+    "vp_1153": ("0.11.1", "not printed; source lines gpu_worker.py:349 / kv_cache_utils.py:1224 and :1229 (0.11.1-0.11.2's, "
+                "vp_301 / vp_120), runs dated 11-06 2025 (the 0.11.1 cycle)", {"decode_context_parallel_size": 8}, None),
     # helper bl34 (2026-12-07, session 34): Huzifa1/vllm-profiling's vLLM release sweep (experiments/node7/examples/versions, figures/figure-1): facebook/opt-6.7b
     # on node7's one H100 NVL at 0.3.1, 0.4.0, 0.5.0, 0.6.0 (V0), 0.8.0, 0.9.0, 0.10.0, 0.10.1.1 and 0.11.0 (V1), defaults
     "vp_1111": ("0.3.1", "not printed (0.3.x's 'Initializing an LLM engine with config' carries no version); the study's file name v0.3.1 in its release sweep (versions/calc_avg_results.py: 'handle the differences in vLLM versions'), and the 0.3-era print and source lines (llm_engine.py:79 / :337, no version in the engine line)",
