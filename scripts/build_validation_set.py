@@ -2415,6 +2415,13 @@ SGLANG_PUBLIC = {
     # gs_704: helper bl36b: the same sweep's concurrency-4 offload-none start (results/0603_sa server_logs_…_conc4…amds_03)
     "gs_704": ("0.5.13.dev20260531", "the same image and build as gs_703 (the log prints 0.5.13's 'KV Cache is allocated. "
                                      "dtype:' line)", {}, None),
+    # gs_684-gs_686: helper bl37b (2026-12-07, session 37): michael-amd/sglang-ci's DeepSeek-R1-MXFP4-Preview online
+    # modes on MI355X (v0.5.5.post3 image, 2025-11-19; standard, torch-compile, DP attention), config assembled
+    "gs_684": ("0.5.5.post3", "image rocm/sgl-dev:v0.5.5.post3-rocm700-mi35x-20251119 (the log's folder name)", {}, None),
+    "gs_685": ("0.5.5.post3", "image rocm/sgl-dev:v0.5.5.post3-rocm700-mi35x-20251119 (the log's folder name)",
+               {"cuda_graph_max_bs": 16}, None),
+    "gs_686": ("0.5.5.post3", "image rocm/sgl-dev:v0.5.5.post3-rocm700-mi35x-20251119 (the log's folder name)",
+               {"enable_dp_attention": True}, None),
     # gs_445-gs_451: helper gs29 (2026-12-06, session 29): committed SGLang server logs of an automated serving-tuning
     # repository (lawjarp-simplismart/autoresearch-inference-optimization experiments/*.log with their launch scripts):
     # gemma-4-31B-it at tp 4 / tp 2 on a yottah100 8x H100 host (nightly-dev-20260412 image), gemma-4-26B-A4B-it with
