@@ -2422,6 +2422,11 @@ SGLANG_PUBLIC = {
                {"cuda_graph_max_bs": 16}, None),
     "gs_686": ("0.5.5.post3", "image rocm/sgl-dev:v0.5.5.post3-rocm700-mi35x-20251119 (the log's folder name)",
                {"enable_dp_attention": True}, None),
+    # gs_687: helper bl37b: the same repository's manual test folder test_dp4_torch_compile_no_cudagraph (DeepSeek-V3-0324
+    # on MI300X, dp 4 DP attention, torch compile, graphs off); release placed by the printed ServerArgs field names
+    "gs_687": ("0.5.4.post1", "no image tag: the printed ServerArgs field names equal the CI's v0.5.4.post1 "
+                              "mi30x images of 2025-10-28..30 (the log's date 2025-10-30)",
+               {"enable_dp_attention": True, "disable_cuda_graph": True}, None),
     # gs_445-gs_451: helper gs29 (2026-12-06, session 29): committed SGLang server logs of an automated serving-tuning
     # repository (lawjarp-simplismart/autoresearch-inference-optimization experiments/*.log with their launch scripts):
     # gemma-4-31B-it at tp 4 / tp 2 on a yottah100 8x H100 host (nightly-dev-20260412 image), gemma-4-26B-A4B-it with
