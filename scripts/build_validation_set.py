@@ -2422,6 +2422,18 @@ SGLANG_PUBLIC = {
     # gs_704: helper bl36b: the same sweep's concurrency-4 offload-none start (results/0603_sa server_logs_…_conc4…amds_03)
     "gs_704": ("0.5.13.dev20260531", "the same image and build as gs_703 (the log prints 0.5.13's 'KV Cache is allocated. "
                                      "dtype:' line)", {}, None),
+    # gs_684-gs_686: helper bl37b (2026-12-07, session 37): michael-amd/sglang-ci's DeepSeek-R1-MXFP4-Preview online
+    # modes on MI355X (v0.5.5.post3 image, 2025-11-19; standard, torch-compile, DP attention), config assembled
+    "gs_684": ("0.5.5.post3", "image rocm/sgl-dev:v0.5.5.post3-rocm700-mi35x-20251119 (the log's folder name)", {}, None),
+    "gs_685": ("0.5.5.post3", "image rocm/sgl-dev:v0.5.5.post3-rocm700-mi35x-20251119 (the log's folder name)",
+               {"cuda_graph_max_bs": 16}, None),
+    "gs_686": ("0.5.5.post3", "image rocm/sgl-dev:v0.5.5.post3-rocm700-mi35x-20251119 (the log's folder name)",
+               {"enable_dp_attention": True}, None),
+    # gs_687: helper bl37b: the same repository's manual test folder test_dp4_torch_compile_no_cudagraph (DeepSeek-V3-0324
+    # on MI300X, dp 4 DP attention, torch compile, graphs off); release placed by the printed ServerArgs field names
+    "gs_687": ("0.5.4.post1", "no image tag: the printed ServerArgs field names equal the CI's v0.5.4.post1 "
+                              "mi30x images of 2025-10-28..30 (the log's date 2025-10-30)",
+               {"enable_dp_attention": True, "disable_cuda_graph": True}, None),
     # gs_445-gs_451: helper gs29 (2026-12-06, session 29): committed SGLang server logs of an automated serving-tuning
     # repository (lawjarp-simplismart/autoresearch-inference-optimization experiments/*.log with their launch scripts):
     # gemma-4-31B-it at tp 4 / tp 2 on a yottah100 8x H100 host (nightly-dev-20260412 image), gemma-4-26B-A4B-it with
@@ -4035,10 +4047,30 @@ EV32_OFF = {  # helper ev32 (2026-12-07, session 32): start-up NCCL cell by rule
                "and world 16 takes it), +8.67 -> +6.93 %: inside 8 % again, the two-node NCCL bytes still unmeasured."),
 }
 
+BL37B_OFF = {  # helper bl37b (2026-12-07, session 37): blind misses above 5 % (round bl37b, docs/accuracy.md §6.4)
+    "gs_686": ("Blind -11.8 % (1,935,461 tokens planned, 2,193,451 printed): amd/DeepSeek-R1-MXFP4-Preview with DP "
+               "attention (dp 8 in tp 8) on eight MI355X. The weights are planned 16.96 GiB over the printed 49.66: "
+               "tpkit's mxfp4 method (models/quant.py, scope experts_only) quantises the routed experts only, and "
+               "under DP attention every rank holds the whole attention, 21.2 GiB in bf16 against 5.6 in MXFP4; the "
+               "standard-mode starts of the same checkpoint (gs_684 / gs_685, -1.9 / -2.3 %) are 3.48 GiB over for "
+               "the same reason at tp 8. The checkpoint quantises every linear layer but lm_head (the later text of "
+               "AMD's card); the assembled config assumed the earlier scope. No reading yet of SGLang 0.5.5's quark "
+               "MXFP4 path for MLA (w_kc / w_vc copies); a Quark reader in models/quant.py would settle it."),
+    "gs_687": ("Blind +20.4 % (774,109 tokens planned, 642,775 printed): DeepSeek-V3-0324 on eight MI300X with DP "
+               "attention at dp 4 (attention tp 2), torch compile, graphs off, a manual test of AMD's CI. The weights "
+               "match (-0.2 %). The entered inputs (0.8 given, release 0.5.4.post1 placed by the ServerArgs field "
+               "names) plan 0.8 x 0.90 = 0.720 (0.5.4.post1's ServerArgs step, as gs_506 / gs_507 print), while the "
+               "log prints mem_fraction_static 0.68 (= 0.8 x 0.85); at the printed 0.68 the budget is 7.5 GiB "
+               "smaller (about 115 k tokens), leaving about +2.5 %. No reading yet of which build the test ran (the "
+               "0.5.4.post1 field set with the 0.85 step, or 0.7556 given) nor of DP attention at dp < tp, which no "
+               "other case holds; the test's launch line would settle the first."),
+}
+
 for _cid, _why in {**VRES_OFF, **O19C_OFF, **BL20_OFF, **BL20B_OFF, **CAT20_OFF, **O20_OFF, **WHY21_OFF,
                    **GS21_OFF, **BL21C_OFF, **BL22B_OFF,
                    **BL22C_OFF, **BL23_OFF, **GS24_OFF, **GS25C_OFF, **GS25B_OFF, **AMD26_OFF, **GS28C_OFF, **GS29B_OFF,
-                   **GS30B_OFF, **GS30E_OFF, **BL30B_OFF, **GS31B_OFF, **GS31D_OFF, **BL32B_OFF, **EV32_OFF}.items():
+                   **GS30B_OFF, **GS30E_OFF, **BL30B_OFF, **GS31B_OFF, **GS31D_OFF, **BL32B_OFF, **EV32_OFF,
+                   **BL37B_OFF}.items():
     PUBLIC_EDITS.setdefault(_cid, {})["why_off"] = _why
 PUBLIC_EDITS["vp_066"]["why_off"] += (
     f" {VRES}: the weights gap is torch's caching allocator (engines/vllm/weight_blocks.py): at tp 2 the "
