@@ -142,8 +142,8 @@ NOT_SHOWN = {
     "vl_028": _HOW["halved"] + " (a dev journal's excerpt: no model named)",
     # helper cr35b: the RTX 3070 Laptop GPU joined the catalog and the model is passed (FLAGS_FOR): tp 4 is re-planned
     # from the log's 14.25 GiB of weights (150,400 tokens) but needs 4 GPUs, and the environment report lists 1;
-    # fp8 weights (8.15 GiB) and the smaller profile batch still do not fit the card
-    "vl_988": _HOW["beyond_host"].replace("a GB10 is its board's only GPU", "the environment report lists one GPU"),
+    # helper cr37: vl_988 left the set: its LLM(...) call asked for cpu_offload_gb=12, which V1 0.7.x ignores; V0
+    # (VLLM_USE_V1=0) honours it, re-planned from the log's whole weights (explain.voffv1)
     "vl_784": _HOW["weights_unplanned"] + " (the notes name Gemma-4-31B in NVFP4, not the checkpoint)",
     "vl_997": _HOW["weights_unplanned"] + " (OPEA/DeepSeek-R1-int4-gptq-sym-inc is named; its config.json, GPTQ int4 "
                                           "run with moe_wna16, was not found)",
