@@ -56,7 +56,10 @@ GPUs and one GB10 is its board's only GPU (explain.vhostgpus); §7.3 round cr35b
 Helper cr35c (2026-12-07): 106 / 158 -> 108 / 158: vl_990 (its title's Qwen2.5-VL-72B, FLAGS_FOR: the pool it prints
 only in tokens re-planned at the lower utilization, with the --max-model-len that pool holds, explain.vrequest) and
 vl_007 (its thread's gpt-oss-120b on one idle H100: the smaller profile batch planned from the catalog with the
---max-model-len its pessimistic end holds, explain.vnoblocks) leave NOT_SHOWN; §7.3 cr35c."""
+--max-model-len its pessimistic end holds, explain.vnoblocks) leave NOT_SHOWN; §7.3 cr35c.
+Helper cr37 (2026-12-07): 164 memory crash logs, a fitting fix 115 / 164 -> 116 / 164: vl_988 leaves NOT_SHOWN (its
+LLM(...) call's cpu_offload_gb=12, which vLLM's V1 engine before 0.8.0 ignores: VLLM_USE_V1=0 re-planned from the
+whole weights it measured, explain.voffv1); §7.3 round cr37."""
 PHASE_WORDS = {"weight_load": "weights"}
 PARSER_PHASE_DISAGREES = {
     # the reader's phase differs from the label (tests/logs/test_corpus.py KNOWN says why)
