@@ -56,7 +56,10 @@ GPUs and one GB10 is its board's only GPU (explain.vhostgpus); §7.3 round cr35b
 Helper cr35c (2026-12-07): 106 / 158 -> 108 / 158: vl_990 (its title's Qwen2.5-VL-72B, FLAGS_FOR: the pool it prints
 only in tokens re-planned at the lower utilization, with the --max-model-len that pool holds, explain.vrequest) and
 vl_007 (its thread's gpt-oss-120b on one idle H100: the smaller profile batch planned from the catalog with the
---max-model-len its pessimistic end holds, explain.vnoblocks) leave NOT_SHOWN; §7.3 cr35c."""
+--max-model-len its pessimistic end holds, explain.vnoblocks) leave NOT_SHOWN; §7.3 cr35c.
+Helper cr37 (2026-12-07): 164 memory crash logs, a fitting fix 115 / 164 -> 116 / 164: vl_988 leaves NOT_SHOWN (its
+LLM(...) call's cpu_offload_gb=12, which vLLM's V1 engine before 0.8.0 ignores: VLLM_USE_V1=0 re-planned from the
+whole weights it measured, explain.voffv1); §7.3 round cr37."""
 PHASE_WORDS = {"weight_load": "weights"}
 PARSER_PHASE_DISAGREES = {
     # the reader's phase differs from the label (tests/logs/test_corpus.py KNOWN says why)
@@ -142,8 +145,8 @@ NOT_SHOWN = {
     "vl_028": _HOW["halved"] + " (a dev journal's excerpt: no model named)",
     # helper cr35b: the RTX 3070 Laptop GPU joined the catalog and the model is passed (FLAGS_FOR): tp 4 is re-planned
     # from the log's 14.25 GiB of weights (150,400 tokens) but needs 4 GPUs, and the environment report lists 1;
-    # fp8 weights (8.15 GiB) and the smaller profile batch still do not fit the card
-    "vl_988": _HOW["beyond_host"].replace("a GB10 is its board's only GPU", "the environment report lists one GPU"),
+    # helper cr37: vl_988 left the set: its LLM(...) call asked for cpu_offload_gb=12, which V1 0.7.x ignores; V0
+    # (VLLM_USE_V1=0) honours it, re-planned from the log's whole weights (explain.voffv1)
     "vl_784": _HOW["weights_unplanned"] + " (the notes name Gemma-4-31B in NVFP4, not the checkpoint)",
     "vl_997": _HOW["weights_unplanned"] + " (OPEA/DeepSeek-R1-int4-gptq-sym-inc is named; its config.json, GPTQ int4 "
                                           "run with moe_wna16, was not found)",

@@ -272,6 +272,10 @@ def explain_parsed(parsed: ParsedLog, *, rank: int | str | None = None, flags: d
         from tpkit.explain.vllm import anchor_vllm
 
         anchored, diagnosis, rows, printed, rng = _anchor(anchor_vllm, diagnose_vllm, parsed, view, ctx)
+        if raw is not None and b"Initializing a V1 LLM engine (v0.7" in raw:  # helper cr37: V1 0.7.x's offload
+            from tpkit.explain.voffv1 import with_v0_offload
+
+            diagnosis = with_v0_offload(diagnosis, raw, anchored, ctx)
         kv_source = anchored.token_bytes_source
         missing += _vllm_missing(anchored, ctx)
     else:
