@@ -1,7 +1,8 @@
 """``--cpu-offload-gb`` (``tpkit.engines.offload``): the engines' offload rule hand-computed on Llama-3.1-8B, its effect
 on each engine's weights line, and the release boundaries read in the wheels:
 
-    vLLM    ≤ 0.8.2 (and any V0 run): the wrapped forward copies an offloaded layer to the GPU → a profile-peak line;
+    vLLM    ≤ 0.8.2 (and any V0 run): the wrapped forward copies an offloaded layer to the GPU → a profile-peak line
+            (0.7.x's opt-in V1 ignores the flag: nothing offloaded, every weight on the GPU);
             0.8.0–0.8.2 fall back to V0 for this flag; 0.8.3+ V1 reads the parameters through UVA → no copy line
     SGLang  every release copies per forward, after the pool (no term in the budget); 0.5.10–0.5.14 turn torch.compile
             piecewise prefill graphs off (their reserve term leaves the default fraction); 0.5.15+ (breakable) and
@@ -153,6 +154,20 @@ def test_vllm_copying_releases_add_one_layer_to_the_profile_peak(version):
     # the weights drop by the offloaded bytes; the profile peak grows by one layer
     w0, w1 = _line(base, "model weights"), _line(off, "model weights")
     assert abs((w0.bytes - w1.bytes).bytes) == OFFLOADED_1GIB
+
+
+@pytest.mark.parametrize("version", ["0.7.0:v1", "0.7.3:v1"])
+def test_vllm_0_7_opt_in_v1_ignores_the_flag(version):
+    """0.7.x's opt-in V1 never sets the offload cap (only V0's model runner calls set_cpu_offload_max_bytes, 0.7.3
+    wheel; helper cr37): the plan keeps every weight on the GPU, copies nothing, and says why; V0 of the same
+    release offloads."""
+    base, off = _v(version), _v(version, cpu_offload_gb=1)
+    assert _line(off, "model weights").bytes == _line(base, "model weights").bytes
+    assert _line(off, COPY) is None and off.kv_tokens == base.kv_tokens
+    assert any("is ignored by the V1 engine of vLLM 0.7.x" in w and "VLLM_USE_V1=0" in w for w in off.warnings)
+    v0 = _v(version.replace(":v1", ""), cpu_offload_gb=1)
+    assert v0.kv_tokens > off.kv_tokens and _line(v0, COPY) is not None
+    assert not any("is ignored by the V1 engine" in w for w in v0.warnings)
 
 
 @pytest.mark.parametrize("version", ["0.8.0", "0.8.2"])

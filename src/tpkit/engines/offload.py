@@ -25,7 +25,8 @@ What the offloaded parameters cost on the GPU differs:
                         ``functional_call``; the copies are freed when the call returns, so one layer's offloaded
                         bytes are on the GPU at a time.  SGLang: every release (no UVA path).  vLLM: the V0 engine
                         (every release ≤ 0.10 that runs V0; 0.8.0–0.8.2 fall back to V0 for this flag,
-                        ``engine/arg_utils.py _is_v1_supported_oracle``) and 0.7.x's opt-in V1.
+                        ``engine/arg_utils.py _is_v1_supported_oracle``).  0.7.x's opt-in V1 offloads nothing at
+                        all (``engines.vllm.load_lines.offload_ignored``).
     UVA (zero copy)     the parameter's data becomes a device view of pinned CPU memory
                         (``get_cuda_view_from_cpu_tensor`` / ``get_accelerator_view_from_cpu_tensor``): no device
                         copy at all.  vLLM V1 from 0.8.3 (``uva_offloading = True`` under VLLM_USE_V1; 0.11.1+

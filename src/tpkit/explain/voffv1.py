@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from tpkit.engines.vllm.load_lines import OFFLOAD_IGNORED_SOURCE
 from tpkit.explain.diagnose import SUGGESTION, Fix
 from tpkit.explain.refusals import REFUSED
 from tpkit.units import Bytes, gib_text
@@ -42,9 +43,8 @@ OFFLOAD_SAID = re.compile(rb"(?<![\w-])(?:cpu_offload_gb['\"]?\s*[=:]\s*|--cpu-o
 """the launch's offload: a keyword (``LLM(..., cpu_offload_gb=12)``, a config's ``'cpu_offload_gb': 12``) or the CLI
 flag (``--cpu-offload-gb 12``)"""
 
-_SOURCE = ("vLLM 0.7.3 wheel: only V0's worker/model_runner.py calls set_cpu_offload_max_bytes, the cap "
-           "maybe_offload_to_cpu checks; vllm/v1 never sets it, so V1 0.7.x offloads nothing (0.8.0 falls back to V0 "
-           "for the flag, 0.11.0's V1 runner sets the cap)")
+_SOURCE = OFFLOAD_IGNORED_SOURCE
+"""the planner's reading of the same wheel (``engines.vllm.load_lines.offload_ignored``): one home for the rule"""
 
 
 def v1_release(raw: bytes) -> tuple[str, int] | None:

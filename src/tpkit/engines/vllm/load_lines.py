@@ -162,16 +162,31 @@ def inside_load_delta(line: LineItem, where: str) -> LineItem:
 
 
 def cpu_offload(model: ModelSpec, parallel: ParallelSpec, options: VllmOptions, weights):
-    """``--cpu-offload-gb``'s ``engines.offload.CpuOffload`` on the reported rank; None without the flag or for
-    weights given as plain bytes (a measured load delta already lacks them)."""
+    """``--cpu-offload-gb``'s ``engines.offload.CpuOffload`` on the reported rank; None without the flag, for
+    weights given as plain bytes (a measured load delta already lacks them) or where the engine ignores the flag
+    (``offload_ignored``)."""
     from tpkit.engines.offload import offload_of
 
+    if options.cpu_offload_gb and offload_ignored(resolve_rules(options.engine_version)):
+        return None
     return offload_of(model, parallel, options.cpu_offload_gb, weights)
+
+
+OFFLOAD_IGNORED_SOURCE = ("vLLM 0.7.3 wheel: set_cpu_offload_max_bytes, the cap maybe_offload_to_cpu checks, has one "
+                          "caller, V0's worker/model_runner.py; nothing under vllm/v1 sets it, so the opt-in V1 engine "
+                          "of 0.7.x offloads nothing (0.8.0 falls back to V0 for the flag)")
+
+
+def offload_ignored(rules: VllmRules) -> bool:
+    """True where vLLM accepts ``--cpu-offload-gb`` and offloads nothing: the opt-in V1 engine before 0.8.0
+    (``OFFLOAD_IGNORED_SOURCE``; helper cr37's reading, session 37).  Every weight loads on the GPU."""
+    return rules.engine == "V1" and rules.release < (0, 8, 0)
 
 
 def offload_copies(rules: VllmRules) -> bool:
     """True where vLLM's offloaded layers run through the wrapped forward that copies them to the device per call
-    (``engines.offload``): the V0 engine, and V1 before 0.8.3 (0.7.x opt-in V1; ``uva_offloading`` from 0.8.3,
+    (``engines.offload``): the V0 engine, and V1 before 0.8.3 (0.7.x's opt-in V1 offloads nothing: ``offload_ignored``;
+    ``uva_offloading`` from 0.8.3,
     ``model_executor/models/utils.py maybe_offload_to_cpu``).  From 0.8.3 V1 reads them through UVA: no copy."""
     return rules.engine == "V0" or rules.release < (0, 8, 3)
 

@@ -11,12 +11,12 @@ from __future__ import annotations
 from tpkit.engines.vllm.drafter import whole_model_draft
 from tpkit.engines.vllm.encoder import all_limits_zero, not_modelled as encoder_not_modelled
 from tpkit.engines.vllm.layout import bf16_before_ampere_note, dense_expert_parallel_note
-from tpkit.engines.vllm.load_lines import cpu_offload
+from tpkit.engines.vllm.load_lines import OFFLOAD_IGNORED_SOURCE, cpu_offload, offload_ignored
 from tpkit.engines.vllm.lora_lines import lora_notes
 from tpkit.engines.vllm.mmlimits import parse_mm_limits
 from tpkit.engines.vllm.options import VllmOptions
 from tpkit.engines.vllm.profile_lines import compile_cache_text
-from tpkit.engines.vllm.versions import CURRENT, VllmRules, is_newer_than_latest
+from tpkit.engines.vllm.versions import CURRENT, VllmRules, is_newer_than_latest, resolve_rules
 from tpkit.models.spec import ModelSpec
 from tpkit.parallel import ParallelSpec
 from tpkit.units import format_bytes
@@ -48,6 +48,10 @@ def _offload_notes(model: ModelSpec, parallel: ParallelSpec, options: VllmOption
     if fell_back:
         out.append("--cpu-offload-gb: vLLM 0.8.0–0.8.2 fall back to the V0 engine for this flag "
                    "(engine/arg_utils.py _is_v1_supported_oracle); planned with the release's V0 rules")
+    if options.cpu_offload_gb and offload_ignored(resolve_rules(options.engine_version)):
+        out.append(f"--cpu-offload-gb {options.cpu_offload_gb:g} is ignored by the V1 engine of vLLM 0.7.x: every "
+                   f"weight is planned on the GPU ({OFFLOAD_IGNORED_SOURCE}); VLLM_USE_V1=0 (0.7's default V0 "
+                   "engine) offloads")
     off = cpu_offload(model, parallel, options, w_plan)
     if off is not None and off.capped:
         out.append(f"--cpu-offload-gb {options.cpu_offload_gb:g} is more than the {format_bytes(off.eligible)} of "
