@@ -86,3 +86,72 @@ def test_an_sglang_actor_name_and_the_rl_api_name_the_engine():
                  "(WorkerDict pid=2) WARNING: Async request to release_memory_occupation timed out (attempt 1)\n"):
         assert parse_log(text.encode()).engine.engine == "sglang"
     assert parse_log(b"(SGLangHttpServer pid=1) [torch_memory_saver.cpp] x\n").engine.engine == "sglang"
+
+
+# -- item 2: a multi-node run's share of the host (explain.hostnodes, explain.hostgpus) ------------------------------
+from types import SimpleNamespace  # noqa: E402
+
+from tpkit.explain.diagnose import SUGGESTION, Fix  # noqa: E402
+from tpkit.explain.hostgpus import checked_fixes, gpus_needed, host_gpus_shown, run_gpus, run_layout  # noqa: E402
+from tpkit.explain.hostnodes import nodes_spanned  # noqa: E402
+
+_ROW = b"|   %d  NVIDIA H100 80GB HBM3          On  |   00000000:%02X:00.0 Off |                    0 |\n"
+
+
+def _smi(n: int) -> bytes:
+    return b"".join(_ROW % (i, i + 1) for i in range(n))
+
+
+def _ctx(**kw):
+    return SimpleNamespace(get=lambda k, d=None: kw.get(k, d))
+
+
+def test_nodes_spanned_follows_each_engines_split():
+    sg = b"python3 -m sglang.launch_server --model-path M --tp 16 --nnodes 2 --node-rank 0\n"
+    assert nodes_spanned("sglang", 16, 1, 1, 1, sg)[0] == 2
+    assert nodes_spanned("sglang", 8, 2, 1, 1, b"ServerArgs(tp_size=8, pp_size=2, nnodes=4, node_rank=1)")[0] == 4
+    assert nodes_spanned("sglang", 1, 1, 1, 1, b"--nnodes 2") == (1, "")  # SGLang refuses tp × pp % nnodes != 0
+    assert nodes_spanned("sglang", 8, 1, 1, 1, b"nnodes=1") == (1, "")
+    vl = b"non-default args: {'tensor_parallel_size': 2, 'nnodes': 2, 'node_rank': 0}"
+    assert nodes_spanned("vllm", 2, 1, 1, 1, vl)[0] == 2
+    # vLLM dp 4 with 2 local: 2 dp groups of hosts, so a tp 8 world spans nnodes 4 // 2 = 2 hosts
+    assert nodes_spanned("vllm", 8, 1, 4, 2, b"--nnodes 4 --data-parallel-size-local 2")[0] == 2
+    assert nodes_spanned("vllm", 8, 1, 4, 4, b"--nnodes 4") == (1, "")  # the dp ranks' hosts unknown
+
+
+def test_a_multi_node_run_holds_its_share_and_a_fix_keeps_the_nodes():
+    raw = b"python3 -m sglang.launch_server --model-path M --tp 8 --nnodes 2 --node-rank 0\n"
+    ctx = _ctx(tp=8, pp=1)
+    assert run_layout(ctx, "sglang", raw)[0::3] == (4, 2) and run_gpus(ctx, "sglang", raw)[0] == 4
+    assert gpus_needed("--tp 16", 8, 1, 1, 2) == 8
+    fix = Fix(flags="--tp 16", kv_tokens=1000, fits=True, why="why", note="re-planned")
+    # a host of 4 GPUs (its nvidia-smi): tp 16 over the same two nodes needs 8 on it
+    shown = host_gpus_shown(_smi(4) + raw, None, *run_layout(ctx, "sglang", _smi(4) + raw))
+    assert (shown.count, shown.exact, shown.nodes) == (4, True, 2)
+    out = checked_fixes([fix], ctx, shown)[0]
+    assert not out.fits and out.note.startswith(f"{SUGGESTION}: needs 8 GPUs; this host shows 4")
+    # a host of 8: the same fix fits (before the rule: 'needs 16 GPUs; this host shows 8', a suggestion)
+    shown = host_gpus_shown(_smi(8) + raw, None, *run_layout(ctx, "sglang", _smi(8) + raw))
+    assert checked_fixes([fix], ctx, shown)[0] == fix
+    # without --nnodes the run is one host's tp 8 and tp 16 needs 16
+    one = host_gpus_shown(_smi(8), None, *run_layout(ctx, "sglang", _smi(8)))
+    assert checked_fixes([fix], ctx, one)[0].note.startswith(f"{SUGGESTION}: needs 16 GPUs; this host shows 8")
+
+
+def test_vllm_world_size_counts_every_node():
+    raw = (b"vllm serve M --tensor-parallel-size 4 --nnodes 2 --node-rank 0\n"
+           b"INFO worker.py: rank 0 in world size 4 is assigned as DP rank 0, PP rank 0, TP rank 0\n")
+    ctx = _ctx(tp=4, pp=1, dp=1)
+    used = host_gpus_shown(raw, None, *run_layout(ctx, "vllm", raw))
+    assert (used.count, used.exact, used.nodes) == (2, False, 2) and "over 2 nodes" in used.evidence
+    fix = Fix(flags="--tensor-parallel-size 8", kv_tokens=1000, fits=True, why="why", note="re-planned")
+    out = checked_fixes([fix], ctx, used)[0]
+    assert out.fits and "needs 4 GPUs; the log shows 2 in use" in out.note
+
+
+def test_the_corpus_multi_node_logs():
+    """sg_913 (sglang#5883, tp 16 over two nodes in the prose) and vl_844 (vLLM tp 2 over --nnodes 2): neither offers a
+    layout fix; vl_844's host holds one GPU of its tp 2, so no host bound beyond one GPU is shown."""
+    e = explain_log(log_bytes("vl_844"))
+    assert e.context.host_shown is None
+    assert [f.flags for f in explain_log(log_bytes("sg_913")).diagnosis.fixes] == ["--disable-cuda-graph"]
