@@ -155,3 +155,66 @@ def test_the_corpus_multi_node_logs():
     e = explain_log(log_bytes("vl_844"))
     assert e.context.host_shown is None
     assert [f.flags for f in explain_log(log_bytes("sg_913")).diagnosis.fixes] == ["--disable-cuda-graph"]
+
+
+# -- item 4: a log with two engine starts is judged by the last start with the last command (logs.restarts) ----------
+from tpkit.logs.restarts import command_lines, same_start  # noqa: E402
+from tpkit.logs.text import last_start  # noqa: E402
+
+_API = "INFO 04-06 18:{m}:57 [api_server.py:1034] vLLM API server version 0.8.3\n"
+_CORE = ("INFO 04-06 18:{m}:58 [core.py:61] Initializing a V1 LLM engine (v0.8.3) with config: "
+         "model='Qwen/Qwen2.5-0.5B-Instruct', max_seq_len={n}\n")
+
+
+def _two_runs(first_cmd: str, second_cmd: str) -> str:
+    return (first_cmd + _API.format(m=42) + _CORE.format(m=42, n=4096) + "ERROR crash\n" + "some prose\n"
+            + second_cmd + _API.format(m=44) + _CORE.format(m=44, n=512))
+
+
+def test_the_last_start_takes_the_command_printed_after_the_previous_start():
+    second = "vllm serve Qwen/Qwen2.5-0.5B-Instruct \\\n    --gpu-memory-utilization 0.1 \\\n    --max-num-seqs 1\n"
+    text = _two_runs("vllm serve Qwen/Qwen2.5-0.5B-Instruct --gpu-memory-utilization 0.9 --max-num-seqs 256\n", second)
+    kept, (note,) = last_start(text)
+    assert "--max-num-seqs 1\n" in kept and "0.9" not in kept and "the launch command at line" in note
+    assert kept.count("\n") == text.count("\n")  # line numbers stay the file's
+    p = parse_log(text.encode())
+    assert p.run.mem_fraction.value == 0.1 and p.run.max_running_requests.value == 1
+
+
+def test_a_command_above_the_first_start_stays_with_it():
+    text = _two_runs("vllm serve Qwen/Qwen2.5-0.5B-Instruct --gpu-memory-utilization 0.9\n", "")
+    kept, (note,) = last_start(text)
+    assert "0.9" not in kept and "launch command" not in note
+    assert parse_log(text.encode()).run.mem_fraction is None or parse_log(text.encode()).run.mem_fraction.value != 0.9
+
+
+def test_command_lines_span_the_continuations():
+    text = "prose\ndocker run --gpus all \\\n  vllm/vllm-openai:v0.8.3 \\\n  --max-model-len 512\nmore\n"
+    start, end = command_lines(text, 0, len(text))
+    assert text[start:end] == "docker run --gpus all \\\n  vllm/vllm-openai:v0.8.3 \\\n  --max-model-len 512"
+    assert command_lines("no command here\n", 0, 16) is None
+
+
+def test_the_same_start_pasted_twice_is_one_start():
+    line = "INFO 11-05 03:21:18 api_server.py:526] vLLM API server version 0.6.1\n"
+    text = "cmd: vllm serve M --max-model-len 1024\n" + line + "INFO args\n" + "$ docker logs c1\n" + line + "INFO x\n"
+    assert same_start(text, text.index(line), text.rindex(line))
+    assert last_start(text) == (text, ())
+    # a restart prints the line at a later time: two starts
+    later = line.replace("03:21:18", "03:25:40")
+    assert len(last_start(text.replace("$ docker logs c1\n" + line, "$ docker logs c1\n" + later))[1]) == 1
+    # a line without a time of day proves nothing: two starts
+    bare = "vLLM API server version 0.6.1\n"
+    assert len(last_start("x\n" + bare + "y\n" + bare)[1]) == 1
+
+
+def test_the_corpus_logs_with_a_command_before_a_later_start():
+    """vl_987 (vllm#16141: three starts; the retry's `docker run … -e VLLM_USE_V1=0 … --max-num-seqs 1` above the last)
+    and vl_989 (vllm#10034: one start pasted twice at the same 03:21:18, its `docker run` above both)."""
+    p = parse_log(log_bytes("vl_987"))
+    assert any("the launch command at line 238" in n for n in p.notes)
+    assert p.run.max_running_requests.value == 1 and p.run.mem_fraction.value == 0.1
+    p = parse_log(log_bytes("vl_989"))
+    assert not any(n.startswith("the log holds") for n in p.notes)
+    assert p.run.tp.value == 2 and p.run.context_length.value == 1024
+    assert {(s.name, s.value) for s in p.settings if s.line_no == 4} >= {("tp", 2), ("context_length", 1024)}
