@@ -218,3 +218,37 @@ def test_the_corpus_logs_with_a_command_before_a_later_start():
     assert not any(n.startswith("the log holds") for n in p.notes)
     assert p.run.tp.value == 2 and p.run.context_length.value == 1024
     assert {(s.name, s.value) for s in p.settings if s.line_no == 4} >= {("tp", 2), ("context_length", 1024)}
+
+
+# -- item 3: vLLM's estimated maximum model length at the low end of the prints (explain.vlowend) --------------------
+from tpkit.explain.vlowend import low_end_length  # noqa: E402
+
+_TOO_SMALL = ("ERROR 04-05 01:12:55 [core.py:390] ValueError: To serve at least one request with the models's max seq "
+              "len (1048576), (24.00 GiB KV cache is needed, which is larger than the available KV cache memory "
+              "({have} GiB).{est} Try increasing `gpu_memory_utilization` or decreasing `max_model_len` when "
+              "initializing the engine.\n")
+
+
+def _too_small(have: str = "9.97", est: str = ""):
+    return parse_log(_TOO_SMALL.format(have=have, est=est).encode()).primary_failure
+
+
+def test_the_length_without_a_printed_estimate_is_taken_at_the_pessimistic_end():
+    f = _too_small()
+    # 9.965 GiB over 24.005 GiB per 1,048,576 tokens, in 16-token blocks (the middles give 435,584)
+    assert low_end_length(f, 16) == 435_280
+    assert int(9.965 * 2**30 // (24.005 * 2**30 / 1048576 * 16)) * 16 == 435_280
+    # the estimate printed: vLLM's own number is taken, not rebuilt
+    assert low_end_length(_too_small(est=" Based on the available memory, the estimated maximum model length is "
+                                         "435584."), 16) is None
+    # a pool under one block at the low end: no length
+    assert low_end_length(_too_small(have="0.00"), 16) is None
+
+
+def test_vl_1484_fix_fits_wherever_the_rounding_puts_the_true_numbers():
+    d = explain_log(log_bytes("vl_1484")).diagnosis
+    fix = d.fixes[0]
+    assert fix.flags == "--max-model-len 435280" and fix.fits
+    # at the worst end of both prints one request of that length fits: cdiv(L, 16) blocks of the high end's bytes
+    per_block = 24.005 * 2**30 / 1048576 * 16
+    assert -(-435_280 // 16) * per_block <= 9.965 * 2**30 < (435_280 // 16 + 1) * per_block
