@@ -103,11 +103,13 @@ def run_gpus(values, engine: str | None, raw: bytes | None = None) -> tuple[int,
 def run_layout(values, engine: str | None, raw: bytes | None = None) -> tuple[int, str, int, int]:
     """(the GPUs the run used on the host, the words, the dp factor, the nodes its tp × pp spans): tp × pp × the
     data-parallel factor (``dp_factor``) over the nodes (``explain.hostnodes``)."""
-    from tpkit.explain.hostnodes import nodes_spanned
-
     tp, pp = int(values.get("tp") or 1), int(values.get("pp") or 1)
     dp, how = dp_factor(values, engine, raw)
-    nodes, spans = nodes_spanned(engine, tp, pp, int(values.get("dp") or 1), dp, raw)
+    nodes, spans = 1, ""
+    if b"nnodes" in (raw or b"")[:4 << 20]:  # a multi-node run only (explain.hostnodes; cold start)
+        from tpkit.explain.hostnodes import nodes_spanned
+
+        nodes, spans = nodes_spanned(engine, tp, pp, int(values.get("dp") or 1), dp, raw)
     words = f"tp × pp × dp = {tp} × {pp} × {dp}, {how}" if dp > 1 else f"tp × pp = {tp * pp}"
     if nodes > 1:
         words = f"{words}, over {nodes} nodes: {tp * pp * dp // nodes} on this host ({spans})"

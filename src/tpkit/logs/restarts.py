@@ -42,8 +42,7 @@ def same_start(text: str, previous: int, line: int) -> bool:
 def command_lines(text: str, lo: int, hi: int) -> tuple[int, int] | None:
     """(start, end) offsets of the last launch command between offsets ``lo`` and ``hi`` (the previous start's
     opening line and the last start's), its backslash-continued lines included; None where there is none."""
-    from tpkit.logs.command import is_command
-    from tpkit.logs.text import clean_line
+    from tpkit.logs.command import is_command  # (the raw line: logs.text, which calls this, cleans no colour here)
 
     lines, at = [], lo
     while at < hi:
@@ -52,7 +51,7 @@ def command_lines(text: str, lo: int, hi: int) -> tuple[int, int] | None:
         lines.append((at, end))
         at = end + 1
     found = next((i for i in range(len(lines) - 1, -1, -1)
-                  if is_command(clean_line(text[lines[i][0]:lines[i][1]])[0])), None)
+                  if is_command(text[lines[i][0]:lines[i][1]])), None)
     if found is None:
         return None
     first = last = found
