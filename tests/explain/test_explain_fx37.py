@@ -203,6 +203,9 @@ def test_the_same_start_pasted_twice_is_one_start():
     # a restart prints the line at a later time: two starts
     later = line.replace("03:21:18", "03:25:40")
     assert len(last_start(text.replace("$ docker logs c1\n" + line, "$ docker logs c1\n" + later))[1]) == 1
+    # the same block repeated whole (its lines, then the end or another opening line): a restart, as before
+    whole = line + "INFO 11-05 03:21:19 a\n"
+    assert len(last_start(whole + whole)[1]) == 1 and len(last_start(whole * 3)[1]) == 1
     # a line without a time of day proves nothing: two starts
     bare = "vLLM API server version 0.6.1\n"
     assert len(last_start("x\n" + bare + "y\n" + bare)[1]) == 1

@@ -4,9 +4,9 @@
 Two rules, one per way a text comes to hold more than one start:
 
 - **The same start pasted twice.**  A bug report often quotes the top of a log and then the whole of it (the
-  ``docker logs CONTAINER`` output under the lines already shown): the start's opening line comes back verbatim,
-  time stamp included.  A restarted server prints the line again at a later time (a start-up takes seconds at
-  least), so an opening line identical to the current start's, with a time of day in it, is the same launch read
+  ``docker logs CONTAINER`` output under the lines already shown): the start's opening line and the lines the first
+  copy holds come back verbatim, time stamps included, and the second copy goes on.  A restarted server prints its
+  lines again at a later time (a start-up takes seconds at least), so such a partial copy is the same launch read
   again, not a new start (vllm#10034: vLLM's 'vLLM API server version X' twice at the same 03:21:18).
 - **The command of a later run.**  Two runs pasted one after the other (a crash, then a retry with other flags) show
   each run's launch command above its log.  The command printed after the previous start opened and before the last
@@ -34,9 +34,25 @@ def _line_at(text: str, offset: int) -> str:
 
 
 def same_start(text: str, previous: int, line: int) -> bool:
-    """Whether the opening line at offset ``line`` repeats, time stamp and all, the opening line at ``previous``."""
+    """Whether the opening line at offset ``line`` starts the same text again as the one at ``previous``: the line
+    repeated time stamp and all, the lines between the two (less trailing lines with no time of day, such as the
+    shell prompt of the ``docker logs`` that printed the rest) repeated right after it, and the second copy going on
+    past them — a partial copy, then the whole.  A block repeated whole (the same lines, then another opening line or
+    the end) is read as a restart, as before."""
     here = _line_at(text, line).strip()
-    return bool(here) and _TIME.search(here) is not None and here == _line_at(text, previous).strip()
+    if not here or _TIME.search(here) is None or here != _line_at(text, previous).strip():
+        return False
+    first = text[previous:line].rstrip("\n").split("\n")
+    while first and _TIME.search(first[-1]) is None:
+        first.pop()
+    stop = line
+    for _ in range(len(first) + 1):  # the copy's lines and the one after, not the rest of the log (linear per start)
+        stop = text.find("\n", stop) + 1 or len(text)
+    after = text[line:stop].split("\n")
+    if len(after) <= len(first) or [a.strip() for a in after[:len(first)]] != [f.strip() for f in first]:
+        return False
+    rest = after[len(first)].split("\n", 1)[0].strip()
+    return bool(rest) and rest != here
 
 
 def command_lines(text: str, lo: int, hi: int) -> tuple[int, int] | None:
