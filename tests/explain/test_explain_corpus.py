@@ -190,6 +190,11 @@ NOT_SHOWN = {
                                       "batch's eager forward failed, which runs without graphs too)"),
     "sg_453": _HOW["graph_scaled"] + (" (cr36a: 0.5.13.post1 and 0.86 from its source, 1.56 GiB in graph pools, "
                                       "but the MTP draft was on: its worker loads after the capture, unsized)"),
+    # helper fx37 (2026-12-07): SGLang resuming the memory released for training (torch_memory_saver, explain.sgresume):
+    # the memory saver prints no size, so the offload / smaller-fraction remedies are suggestions, none a fit
+    "sg_1041": "sglang#14092: torch_memory_saver cu_mem_create out of memory at verl's resume_memory_occupation; no size, "
+               "model, GPU or start-up line printed",
+    "sg_1042": "torch_memory_saver#99: out of memory in the memory saver's resume (the KV cache); two lines, no size",
 }
 WEIGHTS_EXCEED_THE_CARD = {
     # memory failures whose run does not fit the card even with every other process gone: the plan of the log's own

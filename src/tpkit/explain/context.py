@@ -177,8 +177,8 @@ def build_context(parsed: ParsedLog, flags: dict | None = None, *, forced_custom
     if engine == "vllm":
         notes += _vllm_run_facts(parsed, raw, version, gpu, values, sources)
     if engine in ("vllm", "sglang"):
-        from tpkit.explain.hostgpus import host_gpus_shown, run_gpus  # helpers cr35b / fx35b / fx36: host GPUs
-        host = host_gpus_shown(raw, gpu, *run_gpus(values, engine, raw))
+        from tpkit.explain.hostgpus import host_gpus_shown, run_layout  # cr35b / fx35b / fx36 / fx37: host GPUs
+        host = host_gpus_shown(raw, gpu, *run_layout(values, engine, raw))
     if run.gpu_total is not None and gpu is not None and not run.gpu_total.contains(gpu.total_bytes,
                                                                                    slack=gpu.total_bytes * 0.002):
         notes.append(f"the log prints a device total of {run.gpu_total.text}, {gpu.name} has "

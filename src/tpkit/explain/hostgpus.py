@@ -36,6 +36,10 @@ own tp × pp GPUs, so the run used, and a fix that keeps the dp needs, tp × pp 
     ``srt/managers/data_parallel_controller.py``); with ``--enable-dp-attention`` the DP ranks live inside the tp
     group (``launch_dp_attention_schedulers``), so dp adds none.
 Where the log shows no dp, it counts as 1 (the count needed is then a lower bound, as before).
+
+A multi-node run (``--nnodes N``, round fx37) splits its tp × pp group over its nodes: the host holds tp × pp / N
+of it (SGLang's rank split; vLLM's ``local_world_size``), and a fix that keeps the nodes needs its own tp × pp × dp
+divided the same way (``explain.hostnodes``).
 """
 
 from __future__ import annotations
@@ -47,7 +51,7 @@ from tpkit.records import dataclass
 from tpkit.explain.diagnose import SUGGESTION, Fix, unshown
 from tpkit.logs.hostcount import host_count_written, nvidia_smi_rows
 
-__all__ = ["HostGpus", "host_gpus_shown", "gpus_needed", "checked_fixes", "dp_factor", "run_gpus"]
+__all__ = ["HostGpus", "host_gpus_shown", "gpus_needed", "checked_fixes", "dp_factor", "run_gpus", "run_layout"]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -58,6 +62,8 @@ class HostGpus:
     evidence: str
     dp: int = 1
     """how many tp × pp groups the run's data parallelism put on the host (``dp_factor``)"""
+    nodes: int = 1
+    """how many hosts the run's tp × pp group spans (``explain.hostnodes``): a fix's GPUs are divided by it"""
 
 
 _COLLECT_ENV = re.compile(rb"GPU models and configuration:[ \t]*([^\r\n]*)((?:\r?\n[ \t]*GPU \d{1,2}: [^\r\n]+)*)")
@@ -90,11 +96,24 @@ def dp_factor(values, engine: str | None, raw: bytes | None = None) -> tuple[int
 
 
 def run_gpus(values, engine: str | None, raw: bytes | None = None) -> tuple[int, str, int]:
-    """(the GPUs the run used on the host, the words, the dp factor): tp × pp × the data-parallel factor
-    (``dp_factor``)."""
+    """(the GPUs the run used on the host, the words, the dp factor): ``run_layout`` without the nodes."""
+    return run_layout(values, engine, raw)[:3]
+
+
+def run_layout(values, engine: str | None, raw: bytes | None = None) -> tuple[int, str, int, int]:
+    """(the GPUs the run used on the host, the words, the dp factor, the nodes its tp × pp spans): tp × pp × the
+    data-parallel factor (``dp_factor``) over the nodes (``explain.hostnodes``)."""
     tp, pp = int(values.get("tp") or 1), int(values.get("pp") or 1)
     dp, how = dp_factor(values, engine, raw)
-    return tp * pp * dp, (f"tp × pp × dp = {tp} × {pp} × {dp}, {how}" if dp > 1 else f"tp × pp = {tp * pp}"), dp
+    nodes, spans = 1, ""
+    if b"nnodes" in (raw or b"")[:4 << 20]:  # a multi-node run only (explain.hostnodes; cold start)
+        from tpkit.explain.hostnodes import nodes_spanned
+
+        nodes, spans = nodes_spanned(engine, tp, pp, int(values.get("dp") or 1), dp, raw)
+    words = f"tp × pp × dp = {tp} × {pp} × {dp}, {how}" if dp > 1 else f"tp × pp = {tp * pp}"
+    if nodes > 1:
+        words = f"{words}, over {nodes} nodes: {tp * pp * dp // nodes} on this host ({spans})"
+    return tp * pp * dp // nodes, words, dp, nodes
 
 
 def _line(raw: bytes, pos: int) -> int:
@@ -130,8 +149,9 @@ def _shown_by_text(raw: bytes) -> HostGpus | None:
     return None
 
 
-def _used(raw: bytes, run_gpus: int, words: str = "", dp: int = 1) -> HostGpus | None:
-    """The most GPUs the log shows in use (a lower bound on the host), or None where it shows only one."""
+def _used(raw: bytes, run_gpus: int, words: str = "", dp: int = 1, nodes: int = 1) -> HostGpus | None:
+    """The most GPUs the log shows in use (a lower bound on the host), or None where it shows only one.  vLLM's world
+    size and NCCL's nranks count every node's ranks: on a run over ``nodes`` hosts they are divided by it."""
     seen: list[tuple[int, str]] = [(run_gpus, f"the run's {words or f'tp × pp = {run_gpus}'}")]
     m = _VISIBLE.search(raw)
     if m is not None:
@@ -141,22 +161,26 @@ def _used(raw: bytes, run_gpus: int, words: str = "", dp: int = 1) -> HostGpus |
     for pattern, what in ((_WORLD, "vLLM's world size"), (_NRANKS, "NCCL's nranks")):
         sizes = [int(x.group(1)) for x in pattern.finditer(raw)]
         if sizes:
-            seen.append((max(sizes), f"{what} {max(sizes)}"))
+            seen.append((-(-max(sizes) // nodes), f"{what} {max(sizes)}" + (f" over {nodes} nodes" if nodes > 1 else "")))
     n, why = max(seen, key=lambda s: s[0])
     return HostGpus(count=n, exact=False, evidence=why, dp=dp) if n > 1 else None
 
 
-def host_gpus_shown(raw: bytes | None, gpu, run_gpus: int, words: str = "", dp: int = 1) -> HostGpus | None:
+def host_gpus_shown(raw: bytes | None, gpu, run_gpus: int, words: str = "", dp: int = 1,
+                    nodes: int = 1) -> HostGpus | None:
     """What the log shows of the host's GPUs (module doc); ``gpu`` the log's ``GpuSpec`` or None, ``run_gpus`` the
-    GPUs it used (``run_gpus``: tp × pp × its dp factor ``dp``), ``words`` how they were counted.  None: nothing
-    shown beyond one GPU in use."""
+    GPUs it used on the host (``run_gpus``: tp × pp × its dp factor ``dp`` over its ``nodes``), ``words`` how they
+    were counted.  None: nothing shown beyond one GPU in use."""
     head = (raw or b"")[:4 << 20]
     shown = _shown_by_text(head)
     if shown is not None and shown.count >= run_gpus:
-        return HostGpus(count=shown.count, exact=True, evidence=shown.evidence, dp=dp)
+        return HostGpus(count=shown.count, exact=True, evidence=shown.evidence, dp=dp, nodes=nodes)
     if gpu is not None and getattr(gpu, "unified_memory", False) and run_gpus == 1:
-        return HostGpus(count=1, exact=True, evidence=f"a {gpu.name}: a unified-memory GPU, the only one on its board")
-    return _used(head, run_gpus, words, dp)
+        return HostGpus(count=1, exact=True, evidence=f"a {gpu.name}: a unified-memory GPU, the only one on its board",
+                        nodes=nodes)
+    used = _used(head, run_gpus, words, dp, nodes)
+    return HostGpus(count=used.count, exact=False, evidence=used.evidence, dp=dp, nodes=nodes) \
+        if used is not None and nodes > 1 else used
 
 
 _TP_FLAG = re.compile(r"(?:--tensor-parallel-size|--tp-size|-tp)[ =](\d{1,3})\b")
@@ -169,24 +193,27 @@ _DP_FLAG = re.compile(r"(?:--data-parallel-size|--dp-size|--dp|-dp)[ =](\d{1,3})
 """a fix's own data-parallel size (vLLM's --data-parallel-size / -dp, SGLang's --dp-size / --dp)"""
 
 
-def gpus_needed(flags: str, tp: int, pp: int, dp: int = 1) -> int | None:
-    """tp × pp × dp of a fix's flags (the run's own value where the fix leaves one out; ``dp`` the run's dp factor,
-    ``dp_factor``); None for a fix that sets neither tp nor pp."""
+def gpus_needed(flags: str, tp: int, pp: int, dp: int = 1, nodes: int = 1) -> int | None:
+    """tp × pp × dp of a fix's flags on one host (the run's own value where the fix leaves one out; ``dp`` the run's
+    dp factor, ``dp_factor``; ``nodes`` the hosts the run's tp × pp spans, kept by the fix: the product divided by
+    it, rounded up); None for a fix that sets neither tp nor pp."""
     t, p = _TP_FLAG.search(flags), _PP_FLAG.search(flags)
     if t is None and p is None:
         return None
     d = _DP_FLAG.search(flags)
-    return (int(t.group(1)) if t else tp) * (int(p.group(1)) if p else pp) * (int(d.group(1)) if d else dp)
+    total = (int(t.group(1)) if t else tp) * (int(p.group(1)) if p else pp) * (int(d.group(1)) if d else dp)
+    return -(-total // max(nodes, 1))
 
 
 def checked_fixes(fixes, ctx, shown: HostGpus | None) -> list[Fix]:
     """``fixes`` with each layout fix that needs more GPUs than the run used held against ``shown`` (module doc)."""
     tp, pp = int(ctx.get("tp", 1) or 1), int(ctx.get("pp", 1) or 1)
     dp = shown.dp if shown is not None else 1  # None: the run used one GPU, so its dp factor is 1
+    nodes = shown.nodes if shown is not None else 1
     out = []
     for fix in fixes:
-        need = gpus_needed(fix.flags, tp, pp, dp)
-        if need is None or need <= tp * pp * dp:
+        need = gpus_needed(fix.flags, tp, pp, dp, nodes)
+        if need is None or need <= -(-tp * pp * dp // nodes):
             out.append(fix)
         elif shown is not None and shown.exact and need > shown.count:
             out.append(_beyond(fix, f"needs {need} GPUs; this host shows {shown.count} ({shown.evidence})"))

@@ -30,6 +30,10 @@ def diagnose_sglang(parsed, a, ctx) -> Diagnosis:
 
     if (device := unplanned_device(failure)) is not None:
         cause, short, fixes = unplanned_device_failure(failure, device)
+    elif phase == "other" and failure.detail.startswith("torch_memory_saver"):  # the resume (explain.sgresume)
+        from tpkit.explain.sgresume import resume_failure
+
+        cause, short, fixes = resume_failure(failure) or (failure.detail, None, [])
     elif failure.kind == "imbalance" or phase == "imbalance":
         from tpkit.explain.sgbalance import imbalance
         from tpkit.explain.sghybrid import later_hybrid_finding

@@ -158,12 +158,13 @@ class _KvNeed:
     """What vLLM's fit check printed: KV ``needed`` by one max_model_len request, KV memory ``have_b``, bytes per token
     ``tb``, the shortfall, vLLM's estimate ``est`` and (V0) ``kv_tokens``; a plain class (cold start, issue 12)."""
 
-    __slots__ = ("needed", "have_b", "tb", "short", "est", "kv_tokens", "block_tokens")
+    __slots__ = ("needed", "have_b", "tb", "short", "est", "kv_tokens", "block_tokens", "low_end")
 
     def __init__(self, needed, have_b: int | None, tb: float | None, short: Bytes | None, est, kv_tokens,
-                 block_tokens: int | None = None) -> None:
+                 block_tokens: int | None = None, low_end: int | None = None) -> None:
         self.needed, self.have_b, self.tb = needed, have_b, tb
         self.short, self.est, self.kv_tokens, self.block_tokens = short, est, kv_tokens, block_tokens
+        self.low_end = low_end  # vLLM's estimate at the prints' pessimistic end (explain.vlowend, round fx37)
 
 
 def _kv_too_small(parsed, failure, a, ctx, tokens_for, findings: list[str]):
@@ -195,9 +196,11 @@ def _kv_too_small(parsed, failure, a, ctx, tokens_for, findings: list[str]):
     if pinned is not None:  # vLLM's estimate pins the available memory (and confirms the bytes per token)
         have_b, tb = pinned.mid.bytes, a.token_bytes
     from tpkit.explain.vblockfit import estimate_block_tokens
+    from tpkit.explain.vlowend import low_end_length
 
     need = _KvNeed(needed, have_b, tb, short, failure.count("estimated_max_len"), kv_tokens,
-                   None if pinned is not None else estimate_block_tokens(failure, a.block_size))
+                   None if pinned is not None else estimate_block_tokens(failure, a.block_size),
+                   low_end_length(failure, int(a.block_size or 16)) if pinned is None else None)
     return cause, short, _vr().per_stage_fixes(parsed, a, ctx, _kv_too_small_fixes(a, ctx, need, tokens_for))
 
 
@@ -228,7 +231,8 @@ def _kv_too_small_fixes(a, ctx, need: _KvNeed, tokens_for) -> list[Fix]:
     fixes: list[Fix] = []
     # vLLM's estimate at a larger block size where the assumed block cannot give it (explain.vblockfit, ex36)
     tok_now = need.block_tokens or (tokens_for(have_b, tb) if have_b is not None else None)
-    limit = int(need.est.value) if need.est else (int(need.kv_tokens.value) if need.kv_tokens else tok_now)
+    limit = int(need.est.value) if need.est else (int(need.kv_tokens.value) if need.kv_tokens
+                                                  else need.low_end or tok_now)
     if limit:
         why = "the longest request the KV cache holds (vLLM's own estimate when printed)"
         fixes.append(_vr().reprofiled(a, ctx, {"max_model_len": limit}, why) or Fix(

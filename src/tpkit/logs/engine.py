@@ -255,7 +255,14 @@ ENGINE_WORDS = (
                 # raised only by SGLang's KV-cache configurator (sglang 0.5.16 mem_cache/kv_cache_configurator.py
                 # _profile_available_bytes; no such message in vLLM 0.29.0 / 0.30.0): a pasted error often stands
                 # alone, its flag wrapped onto the next line
-                "Loaded weights leave no GPU memory for the KV cache")),
+                "Loaded weights leave no GPU memory for the KV cache",
+                # the RL memory API (managers/scheduler_components/weight_updater.py, 0.5.13.post1) and the memory
+                # saver behind it (logs.memsaver); vLLM names its own step sleep / wake_up and uses no
+                # torch_memory_saver (0.11.0, 0.30.0 wheels: none of these names)
+                "resume_memory_occupation", "release_memory_occupation", "[torch_memory_saver.cpp]",
+                # the engine's child-process watchdog (srt/entrypoints/engine.py, 0.4.4.post2; not in vLLM 0.11.0 /
+                # 0.30.0)
+                "Child process unexpectedly failed with an exit code")),
     ("vllm", ("vllm", "vLLM", "VllmWorker", "EngineCore", "Model loading took", "Available KV cache memory",
               "GPU KV cache size", "# GPU blocks", "gpu_memory_utilization", "Loading model weights took",
               # GPUModelRunner.load_model's OOM message (v1/worker/gpu_model_runner.py, from 0.13.0; not in SGLang
@@ -271,6 +278,9 @@ ENGINE_WORDS = (
 )
 
 PROCESS_NAMES = (
+    # a Ray actor whose class names SGLang (verl's SGLangHttpServer runs SGLang's HTTP server in the actor;
+    # sgl-project/sglang#14092); vLLM's actors are RayWorkerWrapper / EngineCore (below)
+    ("sglang", lazy(r"^SGLang\w{0,40}(?: pid=\d{1,9})?$")),
     ("vllm", lazy(r"^(?:EngineCore(?:_DP\d{1,4})?|VllmWorker(?:Process)?(?: rank=\d{1,6})?|Worker(?:_[A-Z]{2,3}\d{1,4})+|"
                   r"RayWorkerWrapper)(?: pid=\d{1,9})?$")),
 )

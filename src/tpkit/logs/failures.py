@@ -196,6 +196,7 @@ _QUOTING = lazy(r"(?m)^[ \t]*>+|`+")
 """markdown quoting of a pasted, wrapped message"""
 
 _NPU_CAPTURE = "begin capture stream failed"
+_MEMSAVER = "[torch_memory_saver.cpp]"  # logs.memsaver.NEEDLE
 """CANN's ACL line for a failed NPU graph-capture begin (``logs.npucapture.NEEDLE``; a test keeps the two equal)"""
 
 TB_FIRST = "Traceback (most recent call last):"
@@ -209,7 +210,7 @@ FAILURE_NEEDLES = ("OutOfMemory", "out of memory", "Failed to load model - not e
                    "max seq len",
                    "No available memory for the cache blocks", "Not enough memory", "leave no GPU memory",
                    "memory capacity is unbalanced", "GPU memory for hybrid", "Free memory on device",
-                   "Capture cuda graph failed", "Failed: Cuda error", _NPU_CAPTURE,
+                   "Capture cuda graph failed", "Failed: Cuda error", _NPU_CAPTURE, _MEMSAVER,
                    "NCCL", "nccl", "DistBackendError", "OOM-killed", "OOM killed", "OOMKilled", "Killed process",
                    "Custom allreduce is disabled", "EngineCore failed", *BUILD_NEEDLES,
                    "Engine core initialization failed", "Scheduler hit an exception", "sigquit",
@@ -371,6 +372,9 @@ def detect(message: str, after: str) -> list[tuple[str, str, tuple, tuple, str]]
     if _NPU_CAPTURE in message:  # CANN's failed NPU capture begin (logs.npucapture, imported only here: cold start)
         from tpkit.logs.npucapture import npu_capture_failures
         found += npu_capture_failures(message)
+    if _MEMSAVER in message:  # torch_memory_saver's failed call (logs.memsaver, imported only here: cold start)
+        from tpkit.logs.memsaver import memsaver_failures
+        found += memsaver_failures(message)
     found += _notices(message, oom=any(f[0] == "cuda_oom" for f in found))
     start = _START.search(message) if not found else None
     if start:  # not the traceback the header goes on to quote (``TB_FIRST``)
@@ -427,6 +431,14 @@ def npu_capture_phase(message: str) -> tuple[str, str] | None:
     if _NPU_CAPTURE not in message:
         return None
     from tpkit.logs.npucapture import npu_capture_phase as phase
+    return phase(message)
+
+
+def memsaver_phase(message: str) -> tuple[str, str] | None:
+    """``logs.memsaver.memsaver_phase``, imported only for a record that carries its line (cold start)."""
+    if _MEMSAVER not in message:
+        return None
+    from tpkit.logs.memsaver import memsaver_phase as phase
     return phase(message)
 
 

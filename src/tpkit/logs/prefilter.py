@@ -42,7 +42,7 @@ TRIGGERS = (
     "The model's max", "Based on the available", "No available memory", "Not enough memory", "Loaded weights",
     "The memory capacity", "NCCL WARN", "NCCL error", "ProcessGroupNCCL", "Error", "Exception", "Custom allreduce",
     "EngineCore failed", "Engine core", "Scheduler hit", "Failed to load model", "Received sigquit",
-    "Initialization failed", "Worker failed", "Exit",  # _EXCEPTION's classes end in Error, Exception or Exit
+    "Initialization failed", "Worker failed", "Exit", "Child process unexpectedly",  # _EXCEPTION's classes end in Error, Exception or Exit
     # failures: host OOM killer (_HOST_OOM), CPU KV space (_CPU_KV), custom all-reduce CUDACHECK, vLLM V1's 'Worker proc'
     "OOM", "Out of memory: Killed", "Available memory on node", "Failed: Cuda error", "Worker proc",
     "Traceback", 'File "', "_WEIGHT", "LONG_MAX_MODEL_LEN", "_USE_MARLIN",  # + engine variables (logs.run.env_settings;

@@ -322,7 +322,8 @@ class Scan:
     def _phase(self, kind: str, rank: RankKey, line_no: int, message: str = "") -> tuple[str, str]:
         if kind in fl.KIND_PHASE:
             return fl.KIND_PHASE[kind], f"the failure itself ({kind})"
-        loading = fl.load_phase(message) or serving_loop_phase(message) or fl.npu_capture_phase(message)
+        loading = (fl.load_phase(message) or serving_loop_phase(message) or fl.npu_capture_phase(message)
+                   or fl.memsaver_phase(message))
         if loading:
             return loading
         tb = self._traceback_for(rank, line_no)

@@ -242,6 +242,12 @@ def _marks(text: str):
         yield from _MARK.finditer(text, start, end)
 
 
+def _same_start(text: str, previous: int, line: int) -> bool:
+    from tpkit.logs.restarts import same_start  # a second opening line only (cold start)
+
+    return same_start(text, previous, line)
+
+
 def _starts(text: str) -> tuple[list[int], list[str]]:
     """(offsets of the lines that open a start, the engine of each: "SGLang" or "vLLM")."""
     opened: list[int] = []
@@ -264,6 +270,8 @@ def _starts(text: str) -> tuple[list[int], list[str]]:
         sibling = kind.startswith("core:") and api_seen
         new = (engine != "vllm" or (kind in seen and not sibling) or (version and printed and printed != version)
                or (not kind.startswith("core:") and core_seen))
+        if new and opened and engine == "vllm" and _same_start(text, opened[-1], line):
+            new, seen = False, set()  # the same start pasted again (logs.restarts)
         if new:
             opened.append(line)
             engines.append("vLLM")
@@ -318,7 +326,15 @@ def last_start(text: str) -> tuple[str, tuple[str, ...]]:
             f"is read (the server that runs now); to explain an earlier start, pass its part of the log alone"
             + (f"; the starts are of both engines ({', '.join(f'{e} from line {n}' for e, n in zip(engines, lines))}"
                f"): the one read is {engines[-1]}'s" if len(set(engines)) > 1 else ""))
-    return "\n" * text.count("\n", 0, cut) + text[cut:], (note,)
+    from tpkit.logs.restarts import command_lines  # several starts only (cold start)
+
+    kept = command_lines(text, opened[-2], cut)  # the last run's own command, printed before it (logs.restarts)
+    if kept is None:
+        return "\n" * text.count("\n", 0, cut) + text[cut:], (note,)
+    note += (f"; the launch command at line {text.count(chr(10), 0, kept[0]) + 1}, printed after the previous start, "
+             "is read with it")
+    return ("\n" * text.count("\n", 0, kept[0]) + text[kept[0]:kept[1]] + "\n" * text.count("\n", kept[1], cut)
+            + text[cut:], (note,))
 
 
 _STARTS_HEAD = "the log holds"
