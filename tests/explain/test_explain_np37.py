@@ -69,6 +69,17 @@ def test_tpkit_plan_on_an_npu_exits_2_without_a_traceback():
     assert "Ascend-910B-64GB" in run.stderr and "does not plan an NPU run" in run.stderr
 
 
+def test_tpkit_plan_from_an_npu_log_exits_2_unless_a_gpu_is_named():
+    log = str(ROOT / "tests/logs/data/vllm/vl_1378.log")
+    base = [sys.executable, "-m", "tpkit", "plan", "Qwen/Qwen3-8B", "--from-log", log]
+    env = {"PYTHONPATH": str(ROOT / "src")}
+    run = subprocess.run(base, capture_output=True, text=True, env=env, timeout=120)
+    assert run.returncode == 2 and "Traceback" not in run.stderr
+    assert "ran on an Ascend NPU" in run.stderr and "Ascend-910B-64GB" in run.stderr
+    run = subprocess.run(base + ["--gpu", "H100"], capture_output=True, text=True, env=env, timeout=120)
+    assert run.returncode == 0 and "H100-SXM-80GB" in run.stdout  # the same run planned on a named GPU
+
+
 def test_vl_1378_the_thread_utilization_lowered_by_the_shortfall_is_a_suggestion():
     d = explain_log(log_bytes("vl_1378"), flags=corpus.FLAGS_FOR["vl_1378"]).diagnosis
     assert d.phase == "first_request" and "Ascend-910B-64GB" in d.cause and "determine_available_memory" in d.cause

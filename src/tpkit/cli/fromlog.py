@@ -45,7 +45,7 @@ def from_log(args):
 
     text = read_log(args.from_log)
     e = explain_log(text)
-    from tpkit.explain.npuplan import refuse_npu_log  # an Ascend NPU's log: refused, never planned (helper np37)
+    from tpkit.explain.npulog import refuse_npu_log  # an Ascend NPU's log: refused, never planned (helper np37)
 
     refuse_npu_log(e, args.from_log, args.gpu is not None)
     ctx = e.context

@@ -30,7 +30,7 @@ Facts read (engine sources, not copied):
 from __future__ import annotations
 
 __all__ = ["npu_catalog_words", "npu_vllm_diagnosis", "npu_vllm_missing", "npu_sglang_missing", "npu_refusal",
-           "npu_sglang_fraction", "refuse_npu_log"]
+           "npu_sglang_fraction"]
 
 REFUSAL = "tpkit does not plan this hardware's fix from this log"
 """The refusal's words (tests/explain/test_explain_corpus.py UNPLANNED_HARDWARE reads 'tpkit does not plan this
@@ -109,22 +109,6 @@ def npu_refusal(failure, engine: str, plan=None) -> str:
     """'; <catalog words>; <the refusal and what is missing>' for an NPU OOM that is not planned."""
     line = npu_sglang_missing(failure, plan) if engine == "sglang" else npu_vllm_missing(failure)
     return f"{npu_catalog_words(failure)}; {line}"
-
-
-def refuse_npu_log(explanation, log_name: str, gpu_named: bool) -> None:
-    """``tpkit plan --from-log``: raise ``NpuNotPlannedError`` (exit 2) where the log's failure is torch_npu's OOM and
-    no catalog GPU is named (``--gpu``): the log's device is an NPU, which the planner's CUDA terms do not describe."""
-    from tpkit.explain.sgdevice import unplanned_device
-    from tpkit.hardware.npu import NpuNotPlannedError
-
-    failure = explanation.parsed.primary_failure
-    if gpu_named or failure is None or "NPU" not in (unplanned_device(failure) or ""):
-        return
-    raise NpuNotPlannedError(
-        f"--from-log {log_name}: the log ran on an Ascend NPU (torch_npu's 'NPU out of memory'{npu_catalog_words(failure)})"
-        ": tpkit does not plan an NPU run (its planner's budget has CUDA-only terms: CUDA graphs, NCCL and custom "
-        f"all-reduce buffers); `tpkit explain {log_name}` reads its memory; name a catalog GPU with --gpu to plan "
-        "the same run on a GPU")
 
 
 def npu_sglang_fraction(failure, plan) -> list:
