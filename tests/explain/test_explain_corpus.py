@@ -104,9 +104,6 @@ UNPLANNED_HARDWARE = {
     "sg_911": "held-back round ex31: SGLang on an Ascend NPU, torch_npu's 'NPU out of memory' for the KV buffers' "
               "98.71 GiB on a 60.96 GiB device (gpustack#4761); until helper cr33a in NO_NUMBERS, its cause blaming "
               "memory 'taken after SGLang sized the pool' by another process",
-    "vl_1378": "held-back round ex31: vLLM-Ascend on an NPU, torch_npu's 'NPU out of memory' (11.50 GiB asked, 4.64 GiB "
-               "free of 60.97 GiB; vllm-ascend#3357); until helper cr34c in NOT_SHOWN with the CUDA rules' lower "
-               "utilization (explain.vdevice)",
     "sg_1026": "held-back round ex36: SGLang on Ascend A3 NPUs serving GLM-5.2-W8A8, torch_npu's 'NPU out of memory' "
                "(72.00 MiB asked, 5.04 MiB free of 61.27 GiB) after a served request (sglang#29838)",
 }
@@ -140,6 +137,11 @@ NOT_SHOWN = {
     # helper cr33c (2026-12-07): the fix explain called a fit was a rule of thumb or rested on a number the log does
     # not print (class c of docs/accuracy.md §7.3 'Every claimed fit audited'); it is still offered, as a suggestion
     # whose note says what is missing ('a suggestion, not shown to fit: …'), and none is called a fit
+    # helper np37: vLLM-Ascend's NPU worker applies the utilization as vLLM's V1 does (worker_v1.py
+    # determine_available_memory, v0.11.0rc0): the thread's 0.95 lowered by the OOM's shortfall is offered; the
+    # excerpt prints no KV cache size ('Available memory: …'), so its tokens are not re-planned (explain.npuplan)
+    "vl_1378": "held-back round ex31: vLLM-Ascend on an NPU (vllm-ascend#3357: 11.50 GiB asked, 4.64 GiB free of "
+               "60.97 GiB); in UNPLANNED_HARDWARE from helper cr34c to np37, which read the plug-in's worker",
     # helper cr34b (2026-12-07): vl_005, vl_342, vl_430, vl_456, vl_785 and vl_1398 left the set, their models passed
     # (FLAGS_FOR) and their fixes re-planned; each log left here says what its excerpt lacks (§7.3 round cr34b)
     "vl_028": _HOW["halved"] + " (a dev journal's excerpt: no model named)",
@@ -218,6 +220,9 @@ WEIGHTS_OOM_NOT_REPLANNED = {
 read (logs.failures), so the catalog plans on the log's card, reproduces the failure (87 GiB of bf16 weights) and
 --tp 2 --quantization fp8 fits the log's two GPUs (explain.planned._both; tests/explain/test_explain_cr31.py)."""
 FLAGS_FOR = {
+    # helper np37: vllm-ascend#3357's own command ('--tensor-parallel-size 16', '--gpu-memory-utilization 0.95',
+    # '--max-model-len 98304'; vllm-ascend 0.11.0rc0 on vllm 0.11.0rc3)
+    "vl_1378": {"tp": 16, "gpu_memory_utilization": 0.95, "max_model_len": 98304},
     "sg_042": {"model": str(ROOT / "tests/engines/data_vllm_issue11/google--gemma-3-27b-it.json")},
     "sg_045": {"gpu": "RTX 5090"},
     # helper cr35a: the issue's text ('inference with qwen2.5-1.5b-instruct') and title ('80G A100')

@@ -45,6 +45,9 @@ def from_log(args):
 
     text = read_log(args.from_log)
     e = explain_log(text)
+    from tpkit.explain.npulog import refuse_npu_log  # an Ascend NPU's log: refused, never planned (helper np37)
+
+    refuse_npu_log(e, args.from_log, args.gpu is not None)
     ctx = e.context
     if ctx.engine is None:  # no engine line at all: explain's refusal, word for word (helper tidy28)
         from tpkit.cli.explain import not_an_engine_log

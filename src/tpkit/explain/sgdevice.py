@@ -28,9 +28,10 @@ def unplanned_device(failure) -> str | None:
     return _DEVICE_WORDS[m.group(1)] if m else None
 
 
-def unplanned_device_failure(failure, device: str):
+def unplanned_device_failure(failure, device: str, engine: str = "sglang", plan=None):
     """(cause, short, fixes) for an OOM on hardware tpkit does not plan: the printed sizes, what they show, and no
-    fix (none is planned, none is called a fit)."""
+    fix (none is planned, none is called a fit); on an Ascend NPU the refusal names the catalog NPU and what the fix
+    would need (``explain.npuplan``, helper np37)."""
     req, free, total = failure.size("requested"), failure.size("free"), failure.size("total")
     short = req.value - free.value if req and free else None
     where = {"kv_pool": "allocating the KV pool", "weights": "loading the weights",
@@ -45,6 +46,14 @@ def unplanned_device_failure(failure, device: str):
     held = who_holds_the_card(failure)
     if held:
         cause += "; " + held
+    if "NPU" in device:  # plan: sgdiagnose's BudgetReplan (the log's anchors), for SGLang's fraction fix
+        from tpkit.explain.npuplan import npu_catalog_words, npu_refusal, npu_sglang_fraction
+
+        if engine == "sglang" and (fixes := npu_sglang_fraction(failure, plan)):
+            return (cause + npu_catalog_words(failure) + "; SGLang's NPU back end sizes the pool from "
+                    "--mem-fraction-static as on CUDA: the lower fraction is re-planned from the log's pre-load "
+                    "memory and fraction"), short, fixes
+        return cause + npu_refusal(failure, engine, plan), short, []
     cause += ("; tpkit does not plan this hardware (its GPU catalog and engine rules are NVIDIA CUDA and AMD ROCm), "
               "so no fix is planned and none is called a fit: size the pool with the vendor's SGLang back end "
               "(--mem-fraction-static, --max-total-tokens) and check it against the device's total")

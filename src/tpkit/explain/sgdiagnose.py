@@ -29,7 +29,7 @@ def diagnose_sglang(parsed, a, ctx) -> Diagnosis:
     from tpkit.explain.sgsized import sized_note, sized_oom
 
     if (device := unplanned_device(failure)) is not None:
-        cause, short, fixes = unplanned_device_failure(failure, device)
+        cause, short, fixes = unplanned_device_failure(failure, device, plan=plan)
     elif phase == "other" and failure.detail.startswith("torch_memory_saver"):  # the resume (explain.sgresume)
         from tpkit.explain.sgresume import resume_failure
 

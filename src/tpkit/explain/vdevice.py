@@ -10,9 +10,10 @@ from __future__ import annotations
 __all__ = ["unplanned_device_diagnosis"]
 
 
-def unplanned_device_diagnosis(failure) -> tuple[str, object, list] | None:
-    """(cause, short, no fixes) where the failure is an OOM whose message names a device tpkit does not plan, else
-    None."""
+def unplanned_device_diagnosis(failure, a=None, ctx=None, tokens_for=None, texts: str = "") -> tuple | None:
+    """(cause, short, fixes) where the failure is an OOM whose message names a device tpkit does not plan, else
+    None: on an Ascend NPU while serving, the lower utilization re-planned from the log (``explain.npuplan``,
+    helper np37); else no fix."""
     from tpkit.explain.npugraph import npu_capture_diagnosis
     from tpkit.explain.sgdevice import unplanned_device, unplanned_device_failure
 
@@ -21,7 +22,11 @@ def unplanned_device_diagnosis(failure) -> tuple[str, object, list] | None:
     device = unplanned_device(failure) if failure.kind == "cuda_oom" else None
     if device is None:
         return None
-    cause, short, _ = unplanned_device_failure(failure, device)
+    from tpkit.explain.npuplan import npu_vllm_diagnosis
+
+    if (planned := npu_vllm_diagnosis(failure, device, a, ctx, tokens_for, texts)) is not None:
+        return planned
+    cause, short, _ = unplanned_device_failure(failure, device, "vllm")
     cause = cause.replace("size the pool with the vendor's SGLang back end (--mem-fraction-static, "
                           "--max-total-tokens)", "size the KV cache with the vendor's vLLM plug-in (its "
                           "--gpu-memory-utilization, --max-num-batched-tokens)")

@@ -61,7 +61,7 @@ def diagnose_vllm(parsed, a, ctx) -> Diagnosis:
         cause, short, fixes = _kv_too_small(parsed, failure, a, ctx, tokens_for, findings)
         return Diagnosis(status="failed", phase=phase, cause=cause, short_by=short, evidence=ev,
                          fixes=_on_the_host(fixes, ctx, parsed), findings=tuple(findings))
-    if (npu := _unplanned_device(failure)) is not None:  # an Ascend NPU / Intel XPU OOM (cr34c)
+    if (npu := _unplanned_device(failure, a, ctx, tokens_for, parsed)) is not None:  # an Ascend NPU / Intel XPU OOM (cr34c)
         cause, short, fixes = npu
     elif failure.kind == "startup_free_memory":
         cause, short, fixes = _startup_free_memory(failure, ctx, a)
@@ -276,7 +276,7 @@ def _profile_oom(parsed, a, ctx):
     return profile_oom_diagnosis(parsed, a, ctx)
 
 
-def _unplanned_device(failure):
+def _unplanned_device(failure, a=None, ctx=None, tokens_for=None, parsed=None):
     """``explain.vdevice.unplanned_device_diagnosis``, imported only for a CUDA-style OOM or CANN's failed NPU capture
     begin (``explain.npugraph``, round ex36) (cold start)."""
     if failure.kind != "cuda_oom":
@@ -285,7 +285,7 @@ def _unplanned_device(failure):
         if not failure.detail.startswith(PREFIX):
             return None
     from tpkit.explain.vdevice import unplanned_device_diagnosis
-    return unplanned_device_diagnosis(failure)
+    return unplanned_device_diagnosis(failure, a, ctx, tokens_for, failure_texts(parsed) if parsed else "")
 
 
 def _swap_space(failure, parsed, a):

@@ -108,6 +108,9 @@ def lookup_gpu(name: str, *, by_memory: bool = True) -> GpuSpec:
     spec = index.get(key) or index.get(re.sub(r"(\d)g$", r"\1gb", key)) or index.get(_FORM_WORDS.sub("", key))
     if spec is not None:  # `A100-40G`: the size class written without its B, as in '40G' / '80G' board names
         return spec
+    from tpkit.hardware.npu import refuse_npu  # an Ascend NPU: refused plainly, never planned (helper np37)
+
+    refuse_npu(name)
     _refuse_a_count(name)
     _refuse_a_list(name)
     _refuse_a_size(name, by_memory=by_memory)
