@@ -221,6 +221,10 @@ def _weights_table() -> list[str]:
                     # _process_weights_after_loading: absorbed, dequantised kv_b_proj; mla15), nf4's fp32 absmax (rl35)
                     rope += sum(l.bytes.gib for l in ledger.items
                                 if l.item in (MLA_ABSORBED_ITEM, MLA_KV_B_COPY_ITEM, BNB_ABSMAX_ITEM))
+                    # and the e4m3fnuz mask ROCm 0.9–0.20 keeps cached in the load print (engines/vllm/rocm_fnuz_load.py)
+                    from tpkit.engines.vllm.rocm_fnuz_load import FNUZ_ITEM
+
+                    rope += sum(l.bytes.gib for l in ledger.items if l.item == FNUZ_ITEM)
                 except Exception:  # noqa: BLE001 — a plan without the line: weights alone
                     rope = 0.0
             d = plan.bytes_per_rank.gib + rope + pad_gib

@@ -86,12 +86,13 @@ def _forced(block: int, need: int, rules: VllmRules) -> bool:
 
 
 def resolve_block_size(model: ModelSpec, block_size: int | None, rules: VllmRules,
-                       compute_capability: tuple[int, int] | None, *, fp8_kv: bool = False) -> tuple[int, str | None]:
+                       compute_capability: tuple[int, int] | None, *, fp8_kv: bool = False,
+                       rocm: bool = False) -> tuple[int, str | None]:
     """(the block size vLLM runs with, its log line when it overrides the user's) — raises on a size the
-    backend refuses."""
+    backend refuses (``rocm``: an AMD GPU, whose MLA backends are ``rocm_mla_block``'s)."""
     if block_size is None:
         return default_block_size(model, rules, compute_capability, fp8_kv=fp8_kv), None
-    check_block_size(model, block_size, rules, compute_capability, fp8_kv=fp8_kv)
+    check_block_size(model, block_size, rules, compute_capability, fp8_kv=fp8_kv, rocm=rocm)
     if _sparse_forced(model, rules):
         if block_size != SPARSE_MLA_BLOCK:
             return SPARSE_MLA_BLOCK, "Forcing kv cache block size to 64 for FlashMLASparse backend."
@@ -106,11 +107,19 @@ def resolve_block_size(model: ModelSpec, block_size: int | None, rules: VllmRule
 
 
 def check_block_size(model: ModelSpec, block_size: int, rules: VllmRules, cap: tuple[int, int] | None = None,
-                     *, fp8_kv: bool = False) -> None:
+                     *, fp8_kv: bool = False, rocm: bool = False) -> None:
     """Raise ``PlanInputError`` when no attention backend of the release can use ``block_size``.
 
     Every V1 backend takes multiples of 16 (≥ 0.18 an MLA size the first backend refuses falls through the
-    priority list to one that takes it, at the end Triton-MLA, ``MultipleOf(16)``)."""
+    priority list to one that takes it, at the end Triton-MLA, ``MultipleOf(16)``); on ROCm an MLA model's
+    sizes are ``rocm_mla_block``'s (AITER MLA takes 1, from 0.16 any size; sparse MLA keeps the V1 rule)."""
+    if rocm and model.mla is not None and model.dsa is None and rules.engine != "V0":
+        from tpkit.engines.vllm.rocm_mla_block import rocm_mla_block_refusal  # lazy: ROCm MLA only
+
+        why = rocm_mla_block_refusal(block_size, rules.release)
+        if why:
+            raise PlanInputError(why)
+        return
     if rules.engine == "V0":
         if block_size not in (8, 16, 32):
             raise PlanInputError(f"--block-size {block_size} is not one of the V0 engine's choices 8, 16, 32; "

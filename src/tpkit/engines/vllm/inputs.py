@@ -271,6 +271,15 @@ def _refuse_newer_than_release(model: ModelSpec, options: VllmOptions, rules: Vl
                              "or later")
 
 
+def _rocm_mla_backend(auto: str, block: int, model: ModelSpec, gpu: GpuSpec, options: VllmOptions) -> str:
+    """ROCM_AITER_MLA where vLLM's ROCm MLA choice must fall to it (``rocm_mla_block``; lazy: ROCm MLA only)."""
+    if not (is_amd(gpu.vendor) and model.mla is not None and block % 16):
+        return auto
+    from tpkit.engines.vllm.rocm_mla_block import rocm_mla_backend
+
+    return rocm_mla_backend(auto, block, rocm=True, dense_mla=model.dsa is None, given=options.attention_backend)
+
+
 def resolve_inputs(model: ModelSpec, gpu: GpuSpec, options: VllmOptions, rules: VllmRules,
                    parallel: ParallelSpec | None = None) -> Resolved:
     """Apply the version's defaults and check every flag against the model and GPU."""
@@ -290,7 +299,8 @@ def resolve_inputs(model: ModelSpec, gpu: GpuSpec, options: VllmOptions, rules: 
     kv_bytes = fmt.element_bytes or act_bytes
     kv_name = fmt.element_dtype or act_name
     cap = gpu.compute_capability
-    block, block_log = resolve_block_size(model, options.block_size, rules, cap, fp8_kv=kv_bytes == 1)
+    block, block_log = resolve_block_size(model, options.block_size, rules, cap, fp8_kv=kv_bytes == 1,
+                                           rocm=is_amd(gpu.vendor))
     tokens, seqs = resolve_batch(gpu, options, rules, length, model)
     spec = parse_speculative_config(options.speculative_config) if options.speculative_config else None
     if spec is not None and rules.engine == "V0":
@@ -320,6 +330,7 @@ def resolve_inputs(model: ModelSpec, gpu: GpuSpec, options: VllmOptions, rules: 
         block_log=block_log, dcp=dcp, spec=spec, notes=notes,
         concurrent_batches=concurrent_batches(model, rules, parallel.pp, spec,
                                               async_off=options.no_async_scheduling, v2=v2), kv_format=fmt,
-        attention_backend=resolve_attention_backend(model, options, cap, kv_quantized=kv_bytes < act_bytes,
-                                                    rocm=is_amd(gpu.vendor), kv_layout=fmt.layout),
+        attention_backend=_rocm_mla_backend(
+            resolve_attention_backend(model, options, cap, kv_quantized=kv_bytes < act_bytes,
+                                      rocm=is_amd(gpu.vendor), kv_layout=fmt.layout), block, model, gpu, options),
         v2_runner=v2, entrypoint=options.vllm_entrypoint, extensible_kv=extensible)

@@ -306,6 +306,11 @@ def _load_lines(model, gpu, parallel, options, r, rules, drafter, weights):
     mla_lines += lora_items(model, parallel, options, r, rules) + gemma4_ple_buffer(model, r, rules)
     mla_lines += dsv4_batched_buffers(model, r, rules)
     mla_lines += fp8_marlin_scales(model, parallel, options, r, w_plan, rocm=rocm)
+    if rocm and weights is None:  # lazy: ROCm FP8 on gfx94x only (engines.vllm.rocm_fnuz_load)
+        from tpkit.engines.vllm.rocm_fnuz_load import fnuz_mask_lines
+
+        mla_lines += fnuz_mask_lines(model, parallel, gpu.name, rules.release, getattr(w_plan, "quant", None),
+                                     w_plan, rocm=rocm)
     if options.enable_eplb:  # lazy: EPLB launches only (tests/cli/test_cold_imports.py)
         from tpkit.engines.vllm.eplb import eplb_lines
 
