@@ -98,7 +98,7 @@ def test_corpus_rows_are_in_the_evidence_and_no_validation_log_is_used(miner):
     proposed = {r["id"]: r for r in miner.mine(base) if r["derive"]}
     assert proposed == ours  # evidence.json holds exactly what the miner proposes (rerun it with --add)
     used = sorted(r["id"] for r in ours.values() if r["use"])
-    assert used == ["sg_080", "sg_102", "sg_103", "sg_120", "sg_527", "sg_529", "vl_250"]  # vl_108 out since bl36 (vp_1151's own log); sg_634 (gs28c) out since bl36b (gs_703's own log, lead)
+    assert used == ["sg_080", "sg_102", "sg_103", "sg_120", "sg_527", "sg_529", "sg_720", "vl_250"]  # sg_720: 4x GB300 (pl37's entry; lead, session 37)  # vl_108 out since bl36 (vp_1151's own log); sg_634 (gs28c) out since bl36b (gs_703's own log, lead)
     assert all(not ours[i]["use"] and ours[i]["why_not"] == miner.HELD_OUT[i] for i in HELD_OUT_ROWS)
     assert {i for i in ours if re.fullmatch(r"vl_10\d\d", i)} == {f"vl_{n}" for n in (1015, 1016, 1017, 1018, 1019, 1022, 1024,
                                                                               1026, 1027, 1052, 1066)}  # 1052: bl24b; 1066: bl27 (vp_929, use false)

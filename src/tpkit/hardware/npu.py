@@ -21,17 +21,28 @@ from tpkit.units import Bytes
 __all__ = ["NpuSpec", "NpuNotPlannedError", "list_npus", "lookup_npu", "npu_by_total", "refuse_npu"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True, slots=True)
 class NpuSpec:
+    """One NPU of ``hardware/data/npus.json``: what tpkit knows of it (memory only; never planned with CUDA terms)."""
+
     name: str
+    """catalog name (``Ascend-910B-64GB``)"""
     vendor: str
+    """maker (``Huawei``)"""
     device_kind: str
+    """``NPU``: what the words call it"""
     aliases: tuple[str, ...]
+    """other spellings ``--gpu`` and logs use"""
     hbm_gb: int
+    """the vendor's HBM size (GB = 10^9 B, marketing figure)"""
     total_bytes: Bytes
+    """the device total torch_npu reports (B)"""
     total_band_gib: tuple[float, float]
+    """(low, high) of the torch_npu total as printed with two decimals (GiB = 2^30 B)"""
     plans: str
+    """what tpkit plans on it, in words"""
     sources: tuple[tuple[str, str], ...]
+    """(fact, source) pairs"""
 
     def words(self) -> str:
         """'Ascend-910B-64GB (a Huawei NPU, 64 GB HBM; torch_npu total 60.955–60.975 GiB)'."""
