@@ -444,7 +444,9 @@ def main(argv: list[str] | None = None) -> int:
     usable = [r for r in rows if r["use"]]
     print(f"{len(rows)} proposals, {len(usable)} usable")
     if args.add:
-        have = {r["id"] for r in evidence["rows"]}
+        # a log merged into another's row (``_merge``: "also <id>" in its note) is in the evidence already
+        have = {r["id"] for r in evidence["rows"]} | {i for r in evidence["rows"]
+                                                      for i in re.findall(r"also (\w+)", r.get("note") or "")}
         evidence["rows"] += [r for r in rows if r["id"] not in have and r["derive"]]
         EVIDENCE.write_text(json.dumps(evidence, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     return 0

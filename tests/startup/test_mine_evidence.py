@@ -188,3 +188,17 @@ def test_a_mined_vllm_nccl_sample_is_vllms_profile_window_and_none_comes_from_0_
     # an SGLang init line's sample is the init window, whatever its world
     sg, _ = miner._sglang(_case("y", "sglang", "nvlink"), SG_TP8, H100, "hopper", 8, (0, 5, 2))
     assert builder.nccl_window({"engine": "sglang", "derive": sg["derive"]}) == "init"
+
+
+def test_add_skips_a_log_already_merged_into_another_row(miner, monkeypatch, tmp_path):
+    """``--add`` appends only logs the evidence does not hold: a log folded into another row ("also <id>" in its note,
+    ``_merge``) is held (lead, session 37: the add had appended seven such logs as rows of their own)."""
+    path = tmp_path / "evidence.json"
+    held = {"id": "vl_1", "note": "GPU: named; also vl_2", "derive": [{"term": "x", "key": "hopper"}]}
+    path.write_text(json.dumps({"schema": 1, "rows": [held]}))
+    monkeypatch.setattr(miner, "EVIDENCE", path)
+    proposals = [dict(held, id=i, engine="vllm", gpu="H100", world=1, transport=None, use=False, printed={},
+                      why_not="") for i in ("vl_2", "vl_3")]
+    monkeypatch.setattr(miner, "mine", lambda evidence: proposals)
+    assert miner.main(["--add"]) == 0
+    assert [r["id"] for r in json.loads(path.read_text())["rows"]] == ["vl_1", "vl_3"]
