@@ -171,3 +171,21 @@ def test_an_estimate_not_applied_changes_nothing():
 def test_the_no_memory_wording_naming_the_cpu_backend_dates_the_release():
     e = explain_log(log_bytes("vl_1486"))
     assert e.parsed.engine.version == "≥ 0.20.2"
+
+
+# -- fuzz seed 49, case 374 (a pre-existing bug the round's fuzz run met) ---------------------------------------------
+def test_the_refusal_catches_are_tuples_of_classes():
+    """``except (REFUSED, …)`` nested the REFUSED tuple in the caught tuple, which CPython refuses when an exception
+    reaches the clause ('catching classes that do not inherit from BaseException'): every refusal it meant to catch
+    became a TypeError (fuzz seed 49: a garbled 'other process' figure larger than the card)."""
+    import ast
+    from pathlib import Path
+
+    src = Path(__file__).resolve().parents[2] / "src" / "tpkit"
+    nested = []
+    for path in src.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ExceptHandler) and isinstance(node.type, ast.Tuple):
+                nested += [f"{path.name}:{node.lineno}" for elt in node.type.elts
+                           if isinstance(elt, ast.Name) and elt.id in ("REFUSED", "READ_FAILED")]
+    assert nested == []
