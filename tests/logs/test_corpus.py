@@ -59,6 +59,9 @@ KNOWN = {
                "profile_run (kv_pool) and compile_or_warm_up_model (first_request), 0.8.5 wheel (phases.warmup_phase)",
     "vl_1438": "wtdcode/vllm-backport#94: torch's OOM message alone, wrapped over five lines, no engine line: the "
                "serving prefill is the thread's prose",
+    "vl_1488": "noonghunna/club-3090#16: flash-attention's varlen frames and torch's OOM under the engine core, no "
+               "step line; the profile run, the graph profile and serving all run that kernel, and the message's "
+               "CUDA-graph private pools are held during the capture too: 'real workloads' is the thread's title",
 }
 PHASE_WORDS = {"weight_load": "weights"}
 """label words outside the schema's phase names, as written in the data"""

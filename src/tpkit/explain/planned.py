@@ -183,7 +183,7 @@ def _other_tenant(ctx, base, parallel, options, where: str) -> tuple[str, dict] 
     try:
         less = dc_replace(ctx.gpu, total_bytes=Bytes(int(ctx.gpu.total_bytes.bytes - held)))
         result = catalog_plan(ctx.model, less, parallel, replace(options, mem_fraction_static=f2))
-    except (REFUSED, TypeError, ValueError):
+    except (*REFUSED, TypeError):
         return None
     words = (f"for the pool to fail, another process (a colocated trainer, another engine) must have held at least "
              f"{gib_text(budget)} / {f:.2f} = {held_gib:.2f} GiB per GPU from before the start-up ({gib_text(budget)} "
@@ -221,10 +221,13 @@ def _freed_card(ctx, base, parallel, options, where: str, held) -> tuple[str, di
 
     from tpkit.units import Bytes
 
+    left = int(ctx.gpu.total_bytes.bytes - held.value.bytes)
+    if left <= 0:  # the printed process holds the whole card (a garbled figure): no card less it to plan on
+        return None
     try:
-        less = dc_replace(ctx.gpu, total_bytes=Bytes(int(ctx.gpu.total_bytes.bytes - held.value.bytes)))
+        less = dc_replace(ctx.gpu, total_bytes=Bytes(left))
         shared = catalog_plan(ctx.model, less, parallel, options)
-    except (REFUSED, TypeError, ValueError):
+    except (*REFUSED, TypeError):  # a tuple of classes: REFUSED nested in it made every catch a TypeError (ex37)
         return None
     if shared.verdict.fits:
         return None

@@ -149,7 +149,7 @@ def rope_reserve_for(ctx: Context) -> tuple[Iv, str] | None:
                              spec_steps=int(ctx.get("speculative_num_steps") or 0),
                              spec_draft_tokens=int(ctx.get("speculative_num_draft_tokens") or 0), vendor=vendor,
                              language_model_only=bool(ctx.get("language_model_only")))
-    except (REFUSED, ValueError, TypeError):  # a version or config the rule cannot read: no charge
+    except (*REFUSED, TypeError):  # a version or config the rule cannot read: no charge
         return None
     if found is None:
         return None

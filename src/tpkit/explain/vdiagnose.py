@@ -75,6 +75,9 @@ def diagnose_vllm(parsed, a, ctx) -> Diagnosis:
         cause, short, fixes = done
     elif phase == "kv_pool" or failure.kind in ("no_kv_memory", "kv_budget_non_positive"):
         cause, short, fixes = _no_kv_memory(a, ctx, tokens_for)
+        if a.graph_estimate is not None:  # the applied CUDA-graph estimate (round ex37; imported then: cold start)
+            from tpkit.explain.vgraphbudget import graph_budget
+            cause, fixes = graph_budget(a, cause, fixes)
     elif phase == "cuda_graph" and (root := capture_error_not_memory(parsed)) is not None:
         cause = (f"CUDA-graph capture failed on an error that is not a lack of memory ({root}): a kernel or call in "
                  "the captured forward is not capturable; a lower --gpu-memory-utilization would not help")

@@ -128,6 +128,8 @@ FORMAT_MARKERS = (
     ("vllm", "(Worker_TP", "≥ 0.11 (worker process name)", "V1"),
     ("vllm", "(VllmWorkerProcess pid=", "≤ 0.10 (V0 multiprocessing worker)", "V0"),
     *(("vllm", name, "≤ 0.10.2 (V0 engine loop)", "V0") for name in V0_LOOP_FRAMES),  # helper fx36
+    ("vllm", "backend, despite its name)", "≥ 0.20.2 ('No available memory for the cache blocks' naming the CPU "
+             "backend, v1/core/kv_cache_utils.py: not in 0.20.1, in 0.26.0 and 0.30.0)", "V1"),  # round ex37
     ("vllm", "(EngineCore pid=", "≥ 0.18 (engine core process named 'EngineCore' without DP, v1/engine/utils.py; "
              "0.17.0 and older name it EngineCore_DP0)", "V1"),
 )

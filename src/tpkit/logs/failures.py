@@ -455,3 +455,30 @@ def cut_header(failure: Failure, warnings: list[Failure]) -> Failure:
     built = first_build_error(warnings)  # a linker's error above it (``logs.recovered``, round ex34)
     return replace(failure, detail=detail + (f"; NCCL's last warning before it: {nccl[-1]}" if nccl else "")
                    + (f"; the native build's error before it: {built}" if built else ""))
+
+
+def engine_dead_phase(text: str, line_no: int) -> tuple[str, str] | None:
+    """``logs.enginedead.engine_dead_phase``, imported only for a log that names vLLM's EngineDeadError (cold start)."""
+    if "EngineDeadError" not in text:
+        return None
+    from tpkit.logs.enginedead import engine_dead_phase as phase
+    return phase(text, line_no)
+
+
+def abandoned_capture(text: str) -> Failure | None:
+    """``logs.capturequit``'s capture left before its last batch, as a cut ``exception`` in ``cuda_graph`` on the
+    registration line's rank; imported only for a log that has the all-reduce's registration line (cold start)."""
+    if "cuda graph addresses" not in text:
+        return None
+    from tpkit.logs.capturequit import abandoned_capture as quit_at
+    from tpkit.logs.prefix import MAIN, split_records
+    from tpkit.logs.text import clean_line
+    found = quit_at(text)
+    if found is None:
+        return None
+    line_no, evidence, detail = found
+    records = split_records(clean_line(text.split("\n", line_no)[line_no - 1][:4000])[0])
+    rank = next((r.rank for r in reversed(records) if r.rank is not None), MAIN)
+    return Failure(kind="exception", severity="error", phase="cuda_graph", rank=rank, line_no=line_no,
+                   phase_evidence="a capture bar below N/N, then the graph-buffer registration that ends the capture "
+                                  "context", evidence=evidence, detail=detail)

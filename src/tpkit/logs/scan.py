@@ -401,11 +401,14 @@ class Scan:
         self._orphan_errors()
         if any(f.severity == "error" for f in self.failures):
             return
+        if quit_capture := fl.abandoned_capture(self.text):  # ``logs.capturequit`` (round ex37)
+            self.failures.append(quit_capture)
+            return
         cut = [(label, tb) for label, tb in self._tracebacks.items() if tb.frames and not tb.closed and not tb.ignored]
         if not cut:
             return
         label, tb = max(cut, key=lambda item: item[1].last)
-        found = fl.frame_phase(self._cut_frames(tb))
+        found = fl.frame_phase(self._cut_frames(tb)) or fl.engine_dead_phase(self.text, tb.start)
         phase, why = found if found else (fl.marker_phase(self._state.get("*")), "last start-up step logged")
         relog = relogged_exception(self._orphans, tb.start, self.text, self._line_start)  # ``logs.recovered``
         self.failures.append(fl.Failure(kind="exception", severity="error", phase=phase, phase_evidence=why,

@@ -65,5 +65,8 @@ NOT_EVIDENCE: dict[str, str] = {
     "vl_938": "club-3090#104's KV-pool excerpt (a 0.21+ start of Qwen3.6-27B AutoRound with MTP on 2x RTX 3090): the "
               "utilisation hint of both workers without the capture sizes, the model's flags or the card's total, so "
               "no row is read off it (helper ex23, added in the held-back round)",
+    "vl_1486": "vllm#53013's two lines (a 2.4T NVFP4 MoE at tp 2 dp 4 with EP on 4 × GB300): 'Estimated CUDA graph "
+               "memory: 118.65 GiB total' with no capture counts, backend, model geometry or card total, and the "
+               "thread calls the figure too pessimistic; no row is read off it (helper ex37, held-back round)",
 }
 """logs that print the estimate or its equivalent utilisation but cannot give a row, with the reason"""
