@@ -15,6 +15,8 @@ registration stood at N/N.
 
 from __future__ import annotations
 
+import bisect
+
 from tpkit.logs.lazyre import lazy
 
 __all__ = ["NEEDLE", "abandoned_capture"]
@@ -28,6 +30,40 @@ _END = lazy(r"Capture (?:draft )?cuda graph end|Graph capturing finished")
 """the engines' lines for a finished capture (SGLang's "Capture cuda graph end. Time elapsed", vLLM's "Graph
 capturing finished in"): after one, the run went on"""
 _LOOKBACK = 20000
+_REG_HEAD = 32
+"""characters before NEEDLE that hold 'Registering N ' (12 + at most 9 digits + 1)"""
+
+
+def _registrations(text: str):
+    """``_REGISTER``'s matches, found through ``str.find`` of NEEDLE (a log of serving traffic repeats the line
+    thousands of times; a regex scan of 100 MB is several times slower than the substring search)."""
+    pos = text.find(NEEDLE)
+    while pos >= 0:
+        m = _REGISTER.search(text, max(0, pos - _REG_HEAD), pos + len(NEEDLE))
+        if m is not None:
+            yield m
+        pos = text.find(NEEDLE, pos + len(NEEDLE))
+
+
+def _bar_starts(text: str) -> list[int]:
+    """Where each "Capturing " stands (every ``_BAR`` match starts there): one substring pass over the log."""
+    out, pos = [], text.find("Capturing ")
+    while pos >= 0:
+        out.append(pos)
+        pos = text.find("Capturing ", pos + 10)
+    return out
+
+
+def _last_bar(text: str, starts: list[int], start: int, end: int):
+    """The last ``_BAR`` match that starts in ``[start, end)`` and ends by ``end``: the candidates of ``starts``
+    (``_bar_starts``) tried backwards from ``end``, so no window is scanned again for each registration."""
+    i = bisect.bisect_left(starts, end) - 1
+    while i >= 0 and starts[i] >= start:
+        m = _BAR.match(text, starts[i], end)
+        if m is not None:
+            return m
+        i -= 1
+    return None
 
 
 def abandoned_capture(text: str) -> tuple[int, str, str] | None:
@@ -35,13 +71,13 @@ def abandoned_capture(text: str) -> tuple[int, str, str] | None:
     finished capture after it, else None."""
     if NEEDLE not in text:
         return None
-    for reg in _REGISTER.finditer(text):
-        window_start = max(0, reg.start() - _LOOKBACK)
-        bars = list(_BAR.finditer(text, window_start, reg.start()))
-        if not bars:
+    starts = _bar_starts(text)
+    for reg in _registrations(text):
+        bar = _last_bar(text, starts, max(0, reg.start() - _LOOKBACK), reg.start())
+        if bar is None:
             continue
-        line_end = text.find("\n", bars[-1].start())
-        line = text[bars[-1].start():reg.start() if line_end < 0 else min(line_end, reg.start())]
+        line_end = text.find("\n", bar.start())
+        line = text[bar.start():reg.start() if line_end < 0 else min(line_end, reg.start())]
         done, total = map(int, _STATE.findall(line)[-1])
         if done >= total or _END.search(text, reg.end()):
             continue
