@@ -25,3 +25,16 @@ def log_bytes(case_id: str) -> bytes:
 def script(name: str):
     """A module of scripts/ (capacity check, fuzz): ``tests.scripts_testlib.load_script``."""
     return load_script(name)
+
+
+def explain_labelled(case_id: str, label: tuple[str, str, str], phase: str | None = None):
+    """Explain corpus log ``case_id`` and check it against its round's ``(engine, "crash" | "ok", phase)`` label
+    (``phase`` overrides the label's where a round pins a known wrong phase); the explanation, for further checks."""
+    from tpkit.explain import explain_log
+
+    engine, status, labelled = label
+    e = explain_log(log_bytes(case_id))
+    assert e.parsed.engine.engine == engine
+    assert e.diagnosis.status == ("failed" if status == "crash" else "ok")
+    assert e.diagnosis.phase == (labelled if phase is None else phase), e.diagnosis.cause
+    return e

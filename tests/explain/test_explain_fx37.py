@@ -20,7 +20,7 @@ LABELS = {
 }
 
 import pytest
-from explain_testlib import log_bytes
+from explain_testlib import explain_labelled, log_bytes
 
 from tpkit.explain import explain_log
 from tpkit.logs import parse_log
@@ -31,11 +31,7 @@ from tpkit.logs.memsaver import memsaver_failures, memsaver_phase
 # -- item 1: the resume of memory released for training (logs.memsaver, explain.sgresume) ----------------------------
 @pytest.mark.parametrize("case_id", sorted(LABELS))
 def test_each_resume_log_gets_its_engine_status_and_phase(case_id):
-    engine, status, phase = LABELS[case_id]
-    e = explain_log(log_bytes(case_id))
-    assert e.parsed.engine.engine == engine
-    assert e.diagnosis.status == ("failed" if status == "crash" else "ok")
-    assert e.diagnosis.phase == phase, e.diagnosis.cause
+    e = explain_labelled(case_id, LABELS[case_id])
     assert "resume_memory_occupation" in e.diagnosis.cause and "after start-up and not a request" in e.diagnosis.cause
 
 

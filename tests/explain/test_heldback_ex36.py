@@ -18,7 +18,7 @@ only them); the blind results and the rules made after are recorded in docs/accu
 from __future__ import annotations
 
 import pytest
-from explain_testlib import log_bytes
+from explain_testlib import explain_labelled, log_bytes
 
 from tpkit.explain import explain_log
 from tpkit.explain.vblockfit import estimate_block_tokens
@@ -44,11 +44,7 @@ def _explain(text: str):
 # -- the outcomes after the round's rules (pinned; docs/accuracy.md §7.3 round ex36 has the blind ones) -------------
 @pytest.mark.parametrize("case_id", sorted(LABELS))
 def test_each_log_gets_its_engine_status_and_phase(case_id):
-    engine, status, phase = LABELS[case_id]
-    e = explain_log(log_bytes(case_id))
-    assert e.parsed.engine.engine == engine
-    assert e.diagnosis.status == ("failed" if status == "crash" else "ok")
-    assert e.diagnosis.phase == phase, e.diagnosis.cause
+    explain_labelled(case_id, LABELS[case_id])
 
 
 def test_the_cut_capture_tracebacks_say_the_error_is_not_printed():

@@ -29,7 +29,7 @@ LABELS = {
 }
 
 import pytest
-from explain_testlib import log_bytes
+from explain_testlib import explain_labelled, log_bytes
 
 from tpkit.explain import explain_log
 from tpkit.logs.capturequit import abandoned_capture
@@ -49,11 +49,7 @@ def _explain(text: str):
 # -- the outcomes after the round's rules (pinned; docs/accuracy.md §7.3 round ex37 has the blind ones) -------------
 @pytest.mark.parametrize("case_id", sorted(LABELS))
 def test_each_log_gets_its_engine_status_and_phase(case_id):
-    engine, status, phase = LABELS[case_id]
-    e = explain_log(log_bytes(case_id))
-    assert e.parsed.engine.engine == engine
-    assert e.diagnosis.status == ("failed" if status == "crash" else "ok")
-    assert e.diagnosis.phase == PHASE_WRONG.get(case_id, phase), e.diagnosis.cause
+    explain_labelled(case_id, LABELS[case_id], PHASE_WRONG.get(case_id))
 
 
 def test_the_cut_capture_tracebacks_skip_the_capture_and_claim_no_memory():
