@@ -29,18 +29,25 @@ def rows(run: dict) -> list[dict]:
     import spec_compare as sc
     from tpkit.hardware.catalog import lookup_gpu
 
-    sc.GPU = lookup_gpu(run.get("machine", {}).get("gpu") or "H200").name
-    out = []
-    for r in run["rows"]:
-        if r["kind"] not in ("decode", "verify") or r.get("step_us") is None or not r.get("attention_only_us"):
-            continue
-        if r["kind"] == "verify" and r.get("attention_kernel", "mask") != "mask":
-            continue
-        pred, pred_att = sc.predict_pass(r["model"], r["batch"], r["tokens"], r["context"])
-        out.append({"kind": r["kind"], "model": r["model"].split("/")[-1], "batch": r["batch"], "tokens": r["tokens"],
-                    "context": r["context"], "m": r["batch"] * r["tokens"],
-                    "measured_us": r["step_us"] - r["attention_only_us"], "predicted_us": pred - pred_att})
-    return out
+    saved, sc.GPU = sc.GPU, lookup_gpu(run.get("machine", {}).get("gpu") or "H200").name
+    try:  # spec_compare prices on its module-level GPU: the run's here, restored after (other callers keep theirs)
+        return [_row(sc, r) for r in run["rows"] if _timed(r)]
+    finally:
+        sc.GPU = saved
+
+
+def _timed(r: dict) -> bool:
+    """A decode or verify row (verify: the ``mask`` kernel) with a step and an attention-only time."""
+    if r["kind"] not in ("decode", "verify") or r.get("step_us") is None or not r.get("attention_only_us"):
+        return False
+    return r["kind"] == "decode" or r.get("attention_kernel", "mask") == "mask"
+
+
+def _row(sc, r: dict) -> dict:
+    pred, pred_att = sc.predict_pass(r["model"], r["batch"], r["tokens"], r["context"])
+    return {"kind": r["kind"], "model": r["model"].split("/")[-1], "batch": r["batch"], "tokens": r["tokens"],
+            "context": r["context"], "m": r["batch"] * r["tokens"],
+            "measured_us": r["step_us"] - r["attention_only_us"], "predicted_us": pred - pred_att}
 
 
 def table(items: list[dict]) -> list[str]:

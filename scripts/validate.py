@@ -146,8 +146,6 @@ def section() -> tuple[str, dict]:
 
 
 def _weights_table() -> list[str]:
-    from tpkit.models.weights import plan_weights
-
     lines = ["### 6.3 Weights: derived vs printed", "",
              "Where a case prints its weights (vLLM 'Model loading took'; SGLang's load usage = avail before − after "
              "loading), next to tpkit's bytes derived from the config. This sets the weights' ± share in the band "
@@ -167,75 +165,91 @@ def _weights_table() -> list[str]:
                 model, _, par, opts = harness.inputs(case)
             except Exception:  # noqa: BLE001 — refused inputs are listed in the case tables
                 continue
-            if engine == "sglang":  # the engine's own weights rules (pre-0.4.0 untied lm_head)
-                from dataclasses import replace
-
-                from tpkit.engines.sglang.load import loads_untied_lm_head
-
-                if loads_untied_lm_head(model, opts.engine_version):
-                    model = replace(model, tie_word_embeddings=False)
-                if opts.enable_dp_attention:  # attention split over tp / dp, as the plan does (policy.py)
-                    from tpkit.engines.sglang.versions import attention_dp_size
-
-                    dp = attention_dp_size(opts.engine_version, tp=par.tp, dp=par.dp, dp_attention=True)
-                    par = replace(par, dp=dp, dp_attention=True)
-            plan = plan_weights(model, par, dtype=getattr(opts, "dtype", None),
-                                quantization=getattr(opts, "quantization", None),
-                                engine="sglang" if engine == "sglang" else None)  # SGLang's Gemma 3 / 4 embedding
-            pad_gib = 0.0
-            if engine == "sglang":  # SGLANG_INT4_WEIGHT on HIP: int4 packed experts (engines/sglang/int4.py)
-                from tpkit.engines.sglang.int4 import int4_applies, int4_weights
-
-                if int4_applies(model, harness.gpu_of(case), opts, plan):
-                    plan = int4_weights(plan, model, par)
-                from tpkit.engines.sglang.load import trtllm_pad  # the padded expert width (engines/sglang/trtllm_moe.py)
-
-                pad_gib = trtllm_pad(model, par, opts, harness.gpu_of(case), plan)[0].gib
-                from tpkit.engines.sglang.load import dp_replicated, mla_copies  # w_kc / w_vc, DP-attention replicas
-
-                pad_gib += mla_copies(model, par, opts, harness.gpu_of(case), plan)[0].gib
-                pad_gib += dp_replicated(model, par, opts, plan)[0].gib
-            rope = 0.0
-            if engine == "vllm":  # the tower the release does not build (engines/vllm/towers.py)
-                from tpkit.engines.vllm.policy import tower_weights
-
-                plan = tower_weights(model, opts, plan)
-                # "Model loading took" also holds the rotary cos/sin caches built at model init (the plan's own
-                # line, engines/vllm/load_lines.py rotary_cache_bytes): compare like with like
-                try:
-                    from tpkit.engines.registry import get_engine
-
-                    from tpkit.engines.vllm.dsv4_profile import BUFFERS_ITEM as DSV4_BUFFERS_ITEM
-                    from tpkit.engines.vllm.load_lines import (ALLOCATOR_ITEM, BNB_ABSMAX_ITEM, GEMMA4_PLE_BUFFER_ITEM,
-                                                               MLA_ABSORBED_ITEM, MLA_KV_B_COPY_ITEM)
-
-                    ledger = get_engine("vllm").plan(model, harness.gpu_of(case), par, opts).ledger
-                    rope = ledger.get("rotary cos/sin cache").bytes.gib
-                    # and what torch's allocator counts beyond the tensors (engines/vllm/weight_blocks.py)
-                    rope += sum(l.bytes.gib for l in ledger.items if l.item == ALLOCATOR_ITEM)
-                    # and Gemma 4's per-layer-embedding buffer, made with the model (helper t4g4)
-                    rope += sum(l.bytes.gib for l in ledger.items if l.item == GEMMA4_PLE_BUFFER_ITEM)
-                    # and DeepSeek-V4's max_num_batched_tokens buffers, made with the model (helper v417)
-                    rope += sum(l.bytes.gib for l in ledger.items if l.item == DSV4_BUFFERS_ITEM)
-                    # and what the MLA backend builds inside the load (vllm 0.7.3 model_loader/loader.py
-                    # _process_weights_after_loading: absorbed, dequantised kv_b_proj; mla15), nf4's fp32 absmax (rl35)
-                    rope += sum(l.bytes.gib for l in ledger.items
-                                if l.item in (MLA_ABSORBED_ITEM, MLA_KV_B_COPY_ITEM, BNB_ABSMAX_ITEM))
-                    # and the e4m3fnuz mask ROCm 0.9–0.20 keeps cached in the load print (engines/vllm/rocm_fnuz_load.py)
-                    from tpkit.engines.vllm.rocm_fnuz_load import FNUZ_ITEM
-
-                    rope += sum(l.bytes.gib for l in ledger.items if l.item == FNUZ_ITEM)
-                except Exception:  # noqa: BLE001 — a plan without the line: weights alone
-                    rope = 0.0
-            d = plan.bytes_per_rank.gib + rope + pad_gib
-            lines.append(f"| {case['id']} | {case['model'].split('/')[-1][:34]} | "
-                         f"{plan.quant.method if plan.quant else '—'} | {w['gib']:.2f} ({w['what'].split()[0]}) | "
-                         f"{d:.2f} | {d - w['gib']:+.2f} ({(d - w['gib']) / w['gib'] * 100:+.1f} %) |")
+            lines.append(_weights_row(engine, case, w, model, par, opts))
     return lines + ["", "vLLM prints the weights themselves: unquantised within 0.1–1.4 %, FP8 checkpoints within 0.2 %, online FP8 "
                     "(`--quantization fp8` on a bf16 checkpoint) −0.4 % (vl_050, 0.11.0) and −2.9 % (vp_018 / vp_019, "
                     "0.27.1: not explained by the source, see below). SGLang's "
                     "load usage also holds what the model allocates while loading (0.02–0.28 GiB on text models, "
                     "≈ 10 % on the VLMs whose vision tower tpkit does not count).", ""]
+
+
+def _weights_row(engine: str, case: dict, w: dict, model, par, opts) -> str:
+    """One row of §6.3: the printed weights against the plan's, with what each engine's print also holds."""
+    from tpkit.models.weights import plan_weights
+
+    if engine == "sglang":
+        model, par = _sglang_weights_inputs(model, par, opts)
+    plan = plan_weights(model, par, dtype=getattr(opts, "dtype", None),
+                        quantization=getattr(opts, "quantization", None),
+                        engine="sglang" if engine == "sglang" else None)  # SGLang's Gemma 3 / 4 embedding
+    extra = 0.0
+    if engine == "sglang":
+        plan, extra = _sglang_weights_extra(case, model, par, opts, plan)
+    else:
+        plan, extra = _vllm_weights_extra(case, model, par, opts, plan)
+    d = plan.bytes_per_rank.gib + extra
+    return (f"| {case['id']} | {case['model'].split('/')[-1][:34]} | "
+            f"{plan.quant.method if plan.quant else '—'} | {w['gib']:.2f} ({w['what'].split()[0]}) | "
+            f"{d:.2f} | {d - w['gib']:+.2f} ({(d - w['gib']) / w['gib'] * 100:+.1f} %) |")
+
+
+def _sglang_weights_inputs(model, par, opts):
+    """SGLang's own weights rules: pre-0.4.0 untied lm_head; attention split over tp / dp under DP attention."""
+    from dataclasses import replace
+
+    from tpkit.engines.sglang.load import loads_untied_lm_head
+
+    if loads_untied_lm_head(model, opts.engine_version):
+        model = replace(model, tie_word_embeddings=False)
+    if opts.enable_dp_attention:  # as the plan does (policy.py)
+        from tpkit.engines.sglang.versions import attention_dp_size
+
+        dp = attention_dp_size(opts.engine_version, tp=par.tp, dp=par.dp, dp_attention=True)
+        par = replace(par, dp=dp, dp_attention=True)
+    return model, par
+
+
+def _sglang_weights_extra(case, model, par, opts, plan):
+    """(plan, GiB) with SGLang's load-time extras: int4 packed experts on HIP, the padded expert width, MLA's w_kc /
+    w_vc copies, DP-attention replicas."""
+    from tpkit.engines.sglang.int4 import int4_applies, int4_weights
+    from tpkit.engines.sglang.load import dp_replicated, mla_copies, trtllm_pad
+
+    gpu = harness.gpu_of(case)
+    if int4_applies(model, gpu, opts, plan):  # SGLANG_INT4_WEIGHT (engines/sglang/int4.py)
+        plan = int4_weights(plan, model, par)
+    pad_gib = trtllm_pad(model, par, opts, gpu, plan)[0].gib  # engines/sglang/trtllm_moe.py
+    pad_gib += mla_copies(model, par, opts, gpu, plan)[0].gib
+    pad_gib += dp_replicated(model, par, opts, plan)[0].gib
+    return plan, pad_gib
+
+
+
+def _vllm_weights_extra(case, model, par, opts, plan):
+    """(plan, GiB): the tower the release does not build left out (engines/vllm/towers.py), and what 'Model loading
+    took' also holds, read from the plan's ledger (0 where a plan has none of them)."""
+    from tpkit.engines.vllm.policy import tower_weights
+
+    plan = tower_weights(model, opts, plan)
+    try:
+        from tpkit.engines.registry import get_engine
+        from tpkit.engines.vllm.dsv4_profile import BUFFERS_ITEM as DSV4_BUFFERS_ITEM
+        from tpkit.engines.vllm.load_lines import (ALLOCATOR_ITEM, BNB_ABSMAX_ITEM, GEMMA4_PLE_BUFFER_ITEM,
+                                                   MLA_ABSORBED_ITEM, MLA_KV_B_COPY_ITEM)
+        from tpkit.engines.vllm.rocm_fnuz_load import FNUZ_ITEM
+
+        ledger = get_engine("vllm").plan(model, harness.gpu_of(case), par, opts).ledger
+        # the rotary cos/sin caches built at model init (load_lines.rotary_cache_bytes), the allocator's rounding
+        # (weight_blocks.py), Gemma 4's per-layer-embedding buffer (t4g4), DeepSeek-V4's batched-token buffers
+        # (v417), what the MLA backend builds inside the load (0.7.3 _process_weights_after_loading: mla15), nf4's
+        # fp32 absmax (rl35), the e4m3fnuz mask ROCm 0.9–0.20 keeps cached in the load print (rocm_fnuz_load.py)
+        extra = ledger.get("rotary cos/sin cache").bytes.gib
+        held = (ALLOCATOR_ITEM, GEMMA4_PLE_BUFFER_ITEM, DSV4_BUFFERS_ITEM, MLA_ABSORBED_ITEM, MLA_KV_B_COPY_ITEM,
+                BNB_ABSMAX_ITEM, FNUZ_ITEM)
+        extra += sum(l.bytes.gib for l in ledger.items if l.item in held)
+    except Exception:  # noqa: BLE001 — a plan without the line: weights alone
+        extra = 0.0
+    return plan, extra
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from tpkit.explain.diagnose import SUGGESTION, Fix
 from tpkit.explain.interval import mid_bytes
+from tpkit.units import Bytes, gib_text
 
 __all__ = ["graph_budget"]
 
@@ -28,12 +29,12 @@ def graph_budget(a, cause: str, fixes: list) -> tuple[str, list]:
     applied = mid_bytes(use.applied) if use is not None and use.estimate is not None else None
     if not applied or applied <= 0:
         return cause, fixes
-    text = f"{applied / 2**30:.2f} GiB"
+    text = gib_text(Bytes(round(applied)))
     cause += (f"; the CUDA-graph estimate ({text}) was subtracted from the KV budget before it was sized "
               f"({use.applied_why})")
     avail = mid_bytes(a.available)
-    left = (f"the budget would be the printed available memory plus the estimate: {(avail + applied) / 2**30:.2f} GiB"
-            if avail is not None else "the available memory is not printed, so the budget left without the "
+    left = ("the budget would be the printed available memory plus the estimate: "
+            f"{gib_text(Bytes(round(avail + applied)))}" if avail is not None else "the available memory is not printed, so the budget left without the "
             f"estimate is at most {text}")
     fix = Fix(flags="--enforce-eager", kv_tokens=None, fits=False,
               why="no CUDA graphs: vLLM runs no graph profile and subtracts no estimate from the KV budget "
