@@ -115,6 +115,31 @@ class Weights:
             self.layers.append(layer)
 
 
+def weights_bytes(s: dict, bmax: int, cmax: int) -> int:
+    """Bytes ``Weights`` allocates (bf16): embedding, lm_head, per layer the projections, the MLP or experts and
+    the KV cache for ``bmax`` × ``cmax`` tokens."""
+    h, hd = s["hidden"], s["head_dim"]
+    per_layer = (s["heads"] + 2 * s["kv_heads"]) * hd * h + h * s["heads"] * hd
+    if s["experts"]:
+        per_layer += s["experts"] * (h + 3 * s["moe_inter"] * h)
+    else:
+        per_layer += 3 * s["inter"] * h
+    per_layer += 2 * bmax * s["kv_heads"] * cmax * hd
+    return 2 * (2 * s["vocab"] * h + s["layers"] * per_layer)
+
+
+def check_fits(s: dict, bmax: int, cmax: int, free_bytes: int) -> None:
+    """Refuse, before any allocation, a sweep whose weights and KV cache exceed the card's free memory, with the
+    numbers and the flags that shrink it (an H100's 80 GB cannot hold Llama-3.1-8B's cache for 256 × 2048)."""
+    need = weights_bytes(s, bmax, cmax)
+    if need > free_bytes:
+        raise MemoryError(
+            f"{s['id']}: weights and a KV cache for batch {bmax} × context {cmax} need {need / 2**30:.2f} GiB, "
+            f"the card has {free_bytes / 2**30:.2f} GiB free; pass smaller --batches or --contexts "
+            f"(the KV cache is {2 * s['layers'] * 2 * bmax * s['kv_heads'] * cmax * s['head_dim'] / 2**30:.2f} GiB "
+            f"of it)")
+
+
 def rope_tables(s: dict, position: int, device: str):
     hd = s["head_dim"]
     inv = 1.0 / (s["rope_theta"] ** (torch.arange(0, hd, 2, device=device, dtype=torch.float32) / hd))
@@ -567,6 +592,8 @@ def main() -> int:
         s = shapes_of(MODELS[key], args.tiny, tp)
         t0 = time.time()
         try:
+            if device != "cpu":
+                check_fits(s, max(batches), max(contexts), torch.cuda.mem_get_info(device)[0])
             wts = Weights(s, max(batches), max(contexts), device)
             result["checks"][s["id"]] = {"attention_max_abs_err": check_attention(wts, s, device)}
             if s["experts"]:
