@@ -1814,6 +1814,12 @@ VLLM_PUBLIC = {  # helper vfix, 2026-12-01
                 "vp_301 / vp_120), runs dated 11-06 2025 (the 0.11.1 cycle)", {}, None),
     "vp_1153": ("0.11.1", "not printed; source lines gpu_worker.py:349 / kv_cache_utils.py:1224 and :1229 (0.11.1-0.11.2's, "
                 "vp_301 / vp_120), runs dated 11-06 2025 (the 0.11.1 cycle)", {"decode_context_parallel_size": 8}, None),
+    # helper bl38 (2026-12-08, session 38), added blind: a Chinese vLLM study report (search-index file 69080973712,
+    # 'Week1 学习报告', 2026-09-08) on one A100 80GB PCIe with vLLM 0.28.0: Qwen3.5-0.8B and Qwen3.8-27B through the
+    # offline LLM class (defaults: util 0.92, the config's 262,144) and Qwen3.5-0.8B through the API server (0.85, 8,192)
+    "vp_1154": ("0.28.0", "printed 'Initializing a V1 LLM engine (v0.28.0)' (the report's §5.1) and its software table", {"gpu_catalog": {"gpu": "A100-PCIe-80GB", "note": "'A100 80GB PCIe ×1, 架构 sm_80' (the report's hardware section, node-worker-147): the catalog's A100-PCIe-80GB"}}, None),
+    "vp_1155": ("0.28.0", "the same report and install (vLLM 0.28.0, uv wheel)", {"gpu_catalog": {"gpu": "A100-PCIe-80GB", "note": "'A100 80GB PCIe ×1, 架构 sm_80' (the report's hardware section, node-worker-147): the catalog's A100-PCIe-80GB"}}, None),
+    "vp_1156": ("0.28.0", "printed banner 'vllm version 0.28.0' (§6.2) and system_fingerprint 'vllm-0.28.0-435c0409'", {"gpu_catalog": {"gpu": "A100-PCIe-80GB", "note": "'A100 80GB PCIe ×1, 架构 sm_80' (the report's hardware section, node-worker-147): the catalog's A100-PCIe-80GB"}}, None),
     # helper bl34 (2026-12-07, session 34): Huzifa1/vllm-profiling's vLLM release sweep (experiments/node7/examples/versions, figures/figure-1): facebook/opt-6.7b
     # on node7's one H100 NVL at 0.3.1, 0.4.0, 0.5.0, 0.6.0 (V0), 0.8.0, 0.9.0, 0.10.0, 0.10.1.1 and 0.11.0 (V1), defaults
     "vp_1111": ("0.3.1", "not printed (0.3.x's 'Initializing an LLM engine with config' carries no version); the study's file name v0.3.1 in its release sweep (versions/calc_avg_results.py: 'handle the differences in vLLM versions'), and the 0.3-era print and source lines (llm_engine.py:79 / :337, no version in the engine line)",
