@@ -2434,6 +2434,10 @@ SGLANG_PUBLIC = {
     "gs_687": ("0.5.4.post1", "no image tag: the printed ServerArgs field names equal the CI's v0.5.4.post1 "
                               "mi30x images of 2025-10-28..30 (the log's date 2025-10-30)",
                {"enable_dp_attention": True, "disable_cuda_graph": True}, None),
+    # gs_688: helper bl38b (2026-12-08, session 38): the same CI's DeepSeek-R1-MXFP4-Preview online_dp_attention_torch_compile
+    # mode on MI355X (v0.5.5.post3 image, 2025-11-17): dp 8 DP attention, torch compile, graphs to bs 8; the capture failed
+    "gs_688": ("0.5.5.post3", "image rocm/sgl-dev:v0.5.5.post3-rocm700-mi35x-20251117 (the log's folder name)",
+               {"enable_dp_attention": True, "cuda_graph_max_bs": 8}, None),
     # gs_445-gs_451: helper gs29 (2026-12-06, session 29): committed SGLang server logs of an automated serving-tuning
     # repository (lawjarp-simplismart/autoresearch-inference-optimization experiments/*.log with their launch scripts):
     # gemma-4-31B-it at tp 4 / tp 2 on a yottah100 8x H100 host (nightly-dev-20260412 image), gemma-4-26B-A4B-it with
