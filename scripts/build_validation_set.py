@@ -2438,6 +2438,10 @@ SGLANG_PUBLIC = {
     # mode on MI355X (v0.5.5.post3 image, 2025-11-17): dp 8 DP attention, torch compile, graphs to bs 8; the capture failed
     "gs_688": ("0.5.5.post3", "image rocm/sgl-dev:v0.5.5.post3-rocm700-mi35x-20251117 (the log's folder name)",
                {"enable_dp_attention": True, "cuda_graph_max_bs": 8}, None),
+    # gs_689: helper bl38b: SGLang's docs page docs/references/deploy_on_k8s.md (DeepSeek-R1 on 2 x 8 H20 over RoCE, LWS yaml
+    # with mfs 0.93, the leader's max_total_num_tokens lines of 2025-02-17)
+    "gs_689": ("0.4.3", "guessed from the log's date 2025-02-17 (image sglang:latest; v0.4.3 of 2025-02-14 the newest "
+                        "release that week)", {}, None),
     # gs_445-gs_451: helper gs29 (2026-12-06, session 29): committed SGLang server logs of an automated serving-tuning
     # repository (lawjarp-simplismart/autoresearch-inference-optimization experiments/*.log with their launch scripts):
     # gemma-4-31B-it at tp 4 / tp 2 on a yottah100 8x H100 host (nightly-dev-20260412 image), gemma-4-26B-A4B-it with
