@@ -2440,6 +2440,14 @@ SGLANG_PUBLIC = {
     "gs_687": ("0.5.4.post1", "no image tag: the printed ServerArgs field names equal the CI's v0.5.4.post1 "
                               "mi30x images of 2025-10-28..30 (the log's date 2025-10-30)",
                {"enable_dp_attention": True, "disable_cuda_graph": True}, None),
+    # gs_688: helper bl38b (2026-12-08, session 38): the same CI's DeepSeek-R1-MXFP4-Preview online_dp_attention_torch_compile
+    # mode on MI355X (v0.5.5.post3 image, 2025-11-17): dp 8 DP attention, torch compile, graphs to bs 8; the capture failed
+    "gs_688": ("0.5.5.post3", "image rocm/sgl-dev:v0.5.5.post3-rocm700-mi35x-20251117 (the log's folder name)",
+               {"enable_dp_attention": True, "cuda_graph_max_bs": 8}, None),
+    # gs_689: helper bl38b: SGLang's docs page docs/references/deploy_on_k8s.md (DeepSeek-R1 on 2 x 8 H20 over RoCE, LWS yaml
+    # with mfs 0.93, the leader's max_total_num_tokens lines of 2025-02-17)
+    "gs_689": ("0.4.3", "guessed from the log's date 2025-02-17 (image sglang:latest; v0.4.3 of 2025-02-14 the newest "
+                        "release that week)", {}, None),
     # gs_445-gs_451: helper gs29 (2026-12-06, session 29): committed SGLang server logs of an automated serving-tuning
     # repository (lawjarp-simplismart/autoresearch-inference-optimization experiments/*.log with their launch scripts):
     # gemma-4-31B-it at tp 4 / tp 2 on a yottah100 8x H100 host (nightly-dev-20260412 image), gemma-4-26B-A4B-it with
@@ -4072,11 +4080,23 @@ BL37B_OFF = {  # helper bl37b (2026-12-07, session 37): blind misses above 5 % (
                "other case holds; the test's launch line would settle the first."),
 }
 
+BL38B_OFF = {  # helper bl38b (2026-12-08, session 38): blind misses above 5 % (round bl38b, docs/accuracy.md §6.4)
+    "gs_688": ("Blind -17.8 % (1,196,627 tokens planned, 1,455,210 printed): amd/DeepSeek-R1-MXFP4-Preview with DP "
+               "attention (dp 8 in tp 8) and torch compile on eight MI355X, fraction 0.6 given (0.51 printed). The "
+               "weights are planned 16.96 GiB over the printed 49.66, as for gs_686 (the same checkpoint, mode and "
+               "image family at fraction 0.8): the 258,583-token gap is 16.92 GiB of this 70,272 B cell, so the "
+               "weights are the whole miss and the rest of the budget matches within 0.1 GiB. tpkit's mxfp4 method "
+               "(models/quant.py, scope experts_only) quantises the routed experts only, while under DP attention "
+               "every rank holds the whole attention (21.2 GiB in bf16 against 5.6 in MXFP4). The smaller fraction "
+               "makes the same bytes a larger share of the pool than gs_686's -11.8 %. A Quark reader in "
+               "models/quant.py (MXFP4 on every linear layer the checkpoint's exclude list leaves) would settle it."),
+}
+
 for _cid, _why in {**VRES_OFF, **O19C_OFF, **BL20_OFF, **BL20B_OFF, **CAT20_OFF, **O20_OFF, **WHY21_OFF,
                    **GS21_OFF, **BL21C_OFF, **BL22B_OFF,
                    **BL22C_OFF, **BL23_OFF, **GS24_OFF, **GS25C_OFF, **GS25B_OFF, **AMD26_OFF, **GS28C_OFF, **GS29B_OFF,
                    **GS30B_OFF, **GS30E_OFF, **BL30B_OFF, **GS31B_OFF, **GS31D_OFF, **BL32B_OFF, **EV32_OFF,
-                   **BL37B_OFF}.items():
+                   **BL37B_OFF, **BL38B_OFF}.items():
     PUBLIC_EDITS.setdefault(_cid, {})["why_off"] = _why
 PUBLIC_EDITS["vp_066"]["why_off"] += (
     f" {VRES}: the weights gap is torch's caching allocator (engines/vllm/weight_blocks.py): at tp 2 the "
