@@ -84,7 +84,9 @@ lengths printed: all nine measured slow-downs (0.84x ... 0.56x) are called speed
 one RTX PRO 6000 under vLLM 0.27.1, one stream and K = 3 at 1-128 concurrent, accept lengths printed, the 96 / 128 points not
 comparable in the source's words: 29 of 29 comparable sign right and within 25 %): held out 449/496 = 0.905 sign right,
 353/496 = 0.712 within 25 %; all rows 479/532 = 0.900, 384/532 = 0.722.  Both sign floors are 0.90 (were 0.91: new
-held-back data, no model change); the within-25 % floors hold.
+held-back data, no model change); the within-25 % floors hold.  Second batch, 3 rows from one more source (DeepSeek-V4-Flash
+MTP=2 vs plain on 2x RTX PRO 6000 at TP 2, a vLLM fork, concurrency 1 / 2 / 4, accept lengths printed): 3 sign right, 3
+within 25 %; held out 452/499 = 0.906, 356/499 = 0.713; all rows 482/535 = 0.901, 387/535 = 0.723; same floors.
 Helper sp16 (2026-12-05): rows marked ``"measurement": "workload"`` (as163) are scored as the workload they
 measured (``tpkit.perf.workload``, ``decode_published.scored_speedup``); same floors.
 """
@@ -1095,3 +1097,10 @@ def test_sp38_rows_are_the_sources_cells_as_entered_blind():
     cfg = json.loads((ROOT / "bench" / "data" / "qwen3.8-27b-fp8-mtp-fp8.config.json").read_text())
     assert "mtp" not in cfg["quantization_config"]["modules_to_not_convert"] and "0.44 GiB" in cfg["_assembled_note"]
     assert any("club-3090" in e[0] and "quant_algo" in e[2] for e in DATA["not_scored"])
+    ds = [r for r in DATA["rows"] if r["source"] == "s38_jasl_dsv4f_rtx6k_tp2"]
+    assert [(r["batch"], r["base_tok_s"], r["spec_tok_s"], r["accept_length"]) for r in ds] == [
+        (1, 97.79, 148.86, 2.36), (2, 156.27, 227.08, 2.37), (4, 247.35, 275.97, 2.37)]
+    assert all((r["model"], r["gpu"], r["tp"], r["engine_version"], r["num_steps"], r["num_draft_tokens"], r["kv_cache_dtype"],
+                r["context"]) == ("tests/validation/configs/deepseek-ai--DeepSeek-V4-Flash.json", "RTX-PRO-6000", 2, "0.20.2",
+                                  2, 3, "fp8", 512) for r in ds)
+    assert any("56705465188" in e[0] and "GB10" in e[2] for e in DATA["not_scored"])
