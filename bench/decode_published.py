@@ -16,7 +16,9 @@ spec v1/v2 (``sglang_spec_v2``) where the source set SGLANG_ENABLE_SPEC_V2; ``ma
 source set SGLang's --max-running-requests, else the release's speculative running-request cap applies; the
 all-reduce backend, ``allreduce_backend``, where the source's launch fixed it, e.g. --disable-custom-all-reduce →
 nccl; the draft head's config, ``draft_model``, where the source's own logs give its shape, e.g. a head trained
-with the full vocabulary, passed as ``--speculative-draft-model-path``; helper s13) and
+with the full vocabulary, passed as ``--speculative-draft-model-path``; helper s13; vLLM's NVFP4 GEMM backend,
+``nvfp4_gemm_backend``, where the source set VLLM_NVFP4_GEMM_BACKEND, e.g. marlin: W4A16 at the 16-bit rate;
+helper pf38) and
 prints a markdown table with the measured and predicted speed-up and the error, then the scores for all
 rows, for the training sources (``split.train``: the only rows the constants marked ``fitted`` were set on,
 by ``bench/decode_fit.py``) and for the held-out rest:
@@ -35,6 +37,10 @@ A row with ``"not_comparable"`` (the source's own words on why the point is not 
 first request that compiles the decode path's kernels inside the timed decode; helper sp20b) stays in the table with
 its prediction and error, its sign column reads "n/c", and it is left out of the three score lines; a fourth line
 names those rows and gives the scores with them counted, so every row is still reported.
+
+The held-out line is also split in two (helper pf38): the rows whose accept length the source printed, and the rows
+where it printed none and tpkit's family default is assumed (``*`` in the table) — a sign or an error on an assumed
+accept length tests the default as much as the cycle.
 """
 
 from __future__ import annotations
@@ -72,7 +78,7 @@ def _request(row: dict):
                        engine_version=row.get("engine_version"), attention_backend=row.get("attention_backend"),
                        sglang_spec_v2=row.get("sglang_spec_v2"),
                        max_running_requests=row.get("max_running_requests"), backend=row.get("allreduce_backend"),
-                       draft=draft, draft_path=draft_path)
+                       draft=draft, draft_path=draft_path, nvfp4_gemm_backend=row.get("nvfp4_gemm_backend"))
 
 
 def workload_orders(row: dict, workload: dict) -> list:
@@ -134,7 +140,7 @@ def scored_speedup(row: dict, data: dict, result=None) -> float:
 def perf_argv(row: dict) -> list[str]:
     """The ``tpkit perf`` arguments that make the prediction ``predict(row)`` makes (model, GPU, TP, engine and
     release, batch, context, speculative settings, accept length, KV dtype, backend, spec v1/v2, running cap,
-    all-reduce backend, draft head config)."""
+    all-reduce backend, draft head config, NVFP4 GEMM backend)."""
     argv = ["perf", row["model"], "--gpu", row["gpu"], "--tp", str(row["tp"]), "--engine", row["engine"],
             "--batch", str(row["batch"]), "--context", str(row["context"]),
             "--kv-cache-dtype", row["kv_cache_dtype"],
@@ -155,6 +161,8 @@ def perf_argv(row: dict) -> list[str]:
         argv += ["--allreduce-backend", row["allreduce_backend"]]
     if row.get("draft_model"):
         argv += ["--speculative-draft-model-path", row["draft_model"]]
+    if row.get("nvfp4_gemm_backend"):
+        argv += ["--nvfp4-gemm-backend", row["nvfp4_gemm_backend"]]
     return argv
 
 
@@ -247,11 +255,31 @@ def scores(data: dict, preds: list[float]) -> dict:
     held = [i for i in ok if rows[i]["source"] not in train]
     fit = [i for i in ok if rows[i]["source"] in train]
     every_held = [i for i, r in enumerate(rows) if r["source"] not in train]
+    printed = [i for i in held if accept_printed(rows[i])]
+    assumed = [i for i in held if not accept_printed(rows[i])]
     return {"all": score([rows[i] for i in ok], [preds[i] for i in ok]),
             "train": score([rows[i] for i in fit], [preds[i] for i in fit]),
             "held_out": score([rows[i] for i in held], [preds[i] for i in held]),
             "all_rows": score(rows, preds),
-            "held_out_all_rows": score([rows[i] for i in every_held], [preds[i] for i in every_held])}
+            "held_out_all_rows": score([rows[i] for i in every_held], [preds[i] for i in every_held]),
+            "held_out_accept_printed": score([rows[i] for i in printed], [preds[i] for i in printed]),
+            "held_out_accept_assumed": score([rows[i] for i in assumed], [preds[i] for i in assumed])}
+
+
+def accept_printed(row: dict) -> bool:
+    """Whether the row's accept length is the source's own (``accept_length`` set from what the source printed);
+    False where the source printed none and the family default is assumed (the table's ``*``)."""
+    return bool(row.get("accept_length"))
+
+
+def split_lines(s: dict) -> list[str]:
+    """The held-out comparable rows split by where their accept length comes from (helper pf38): printed by the
+    source vs assumed (the family default, marked ``*`` in the table); the two lines add up to the held-out line."""
+    out = []
+    for key, name in (("held_out_accept_printed", "held-out, accept length printed by the source"),
+                      ("held_out_accept_assumed", "held-out, accept length assumed (family default, *)")):
+        out.append(summary_line(name, s[key]) if s[key]["rows"] else f"{name}: 0 rows")
+    return out
 
 
 def main() -> int:
@@ -285,7 +313,7 @@ def main() -> int:
     nc_rows = [str(i) for i, r in enumerate(data["rows"], 1) if not comparable(r)]
     summary = ([f"scored as the workload they measured (tpkit.perf.workload): rows {', '.join(workload_rows)}"]
                if workload_rows else []) + [summary_line("all", s["all"]), summary_line("training sources", s["train"]),
-                                            summary_line("held-out sources", s["held_out"])]
+                                            summary_line("held-out sources", s["held_out"])] + split_lines(s)
     if nc_rows:
         summary.append(f"not comparable (the row's not_comparable, the source's words): rows {', '.join(nc_rows)}; "
                        f"with them counted: all {s['all_rows']['sign_ok']}/{s['all_rows']['rows']} sign right, "

@@ -91,6 +91,8 @@ PERF_FLAGS = frozenset({
     "--enable-dp-attention", "--disable-custom-all-reduce", "--enable-torch-symm-mem",
     # CUDA peer access, as tpkit plan has them (helper ux25: the engines' custom all-reduce needs it)
     "--p2p", "--no-p2p",
+    # vLLM's VLLM_NVFP4_GEMM_BACKEND (helper pf38: marlin runs NVFP4 weights as W4A16, perf.fp4_backend)
+    "--nvfp4-gemm-backend",
 })
 SERVING_FLAGS = frozenset({
     "--host", "--port", "--served-model-name", "--api-key", "--root-path", "--ssl-keyfile", "--ssl-certfile",

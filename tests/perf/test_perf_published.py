@@ -813,9 +813,10 @@ def test_sp28_rows_carry_the_sources_numbers_as_given():
     assert {(r["gpu"], r["tp"], r["engine"], r["num_steps"], r["topk"], r["num_draft_tokens"], r["accept_length"],
              r["engine_version"]) for r in smc} == {("B200", 1, "sglang", 6, 10, 32, 4.6, None)}
     sm = [r for r in rows if r["source"] == "s28_sm_qwen32b"]
+    # helper pf38 (2026-12-08): the C=32 level ran the report's '30 requests/concurrency level' (batch 30, was 32)
     assert [(r["gpu"], r["tp"], r["batch"], r["base_tok_s"], r["spec_tok_s"]) for r in sm] == [
-        ("RTX-PRO-6000", 1, 1, 20.6, 36.4), ("RTX-PRO-6000", 1, 1, 20.6, 42.8), ("RTX-PRO-6000", 1, 32, 538.0, 717.0),
-        ("L40S", 4, 1, 37.3, 60.4), ("L40S", 4, 32, 666.0, 558.0)]
+        ("RTX-PRO-6000", 1, 1, 20.6, 36.4), ("RTX-PRO-6000", 1, 1, 20.6, 42.8), ("RTX-PRO-6000", 1, 30, 538.0, 717.0),
+        ("L40S", 4, 1, 37.3, 60.4), ("L40S", 4, 30, 666.0, 558.0)]
     assert {(r["engine"], r["engine_version"], r["num_steps"], r["accept_length"]) for r in sm} == {
         ("vllm", "0.16.0", 3, None)}
     tp8 = [r for r in rows if r["source"] == "s28_b200_llama8b_tp8"]

@@ -109,6 +109,9 @@ def _deployment_flags(p) -> None:
                         "vLLM: FLASH_ATTN, TRITON_MLA, …); default: the engine's choice for this GPU and model")
     p.add_argument("--disable-cuda-graph", "--enforce-eager", dest="eager", action="store_true",
                    help="model the engine without CUDA graphs (every kernel launched from Python)")
+    p.add_argument("--nvfp4-gemm-backend", type=str.lower, default=None, metavar="B",
+                   help="vLLM's VLLM_NVFP4_GEMM_BACKEND (cutlass, flashinfer-cutlass, …, marlin): marlin runs NVFP4 "
+                        "weights as W4A16 at the 16-bit rate; default: the engine's choice for the GPU")
     p.add_argument("--max-running-requests", type=int, default=None, metavar="N",
                    help="SGLang --max-running-requests: requests decoded at once, plain and speculative alike; "
                         "default: the release's (speculation: 32 in 0.4.3.post3–0.4.4.post3, 48 from 0.4.4.post4; "
@@ -329,7 +332,8 @@ def build_perf_request(args):
                        p2p=args.p2p, kv_cache_dtype=args.kv_cache_dtype, engine_version=args.engine_version,
                        attention_backend=args.attention_backend, eager=args.eager,
                        sglang_spec_v2=None if args.sglang_spec_v2 is None else args.sglang_spec_v2 == "on",
-                       max_running_requests=args.max_running_requests)
+                       max_running_requests=args.max_running_requests,
+                       nvfp4_gemm_backend=args.nvfp4_gemm_backend)
 
 
 def _dp_without_attention(args) -> str:

@@ -112,7 +112,11 @@ def _forward_uncached(ctx: _Ctx, model: ModelSpec, batch: Batch, policy: str, *,
     q = model.quant if quant == "target" else None
     splits = ctx.runtime(None).mla_kv_splits(model, batch.context + batch.tokens_per_sequence, ctx.req.gpu.sm_count)
     kernels = forward_kernels(model, ctx.shard, batch, ctx.impl, quant=q, kv_bytes=ctx.kv_bytes,
-                              attention=attention, kv_splits=splits) + list(extra)
+                              attention=attention, kv_splits=splits)
+    if ctx.req.nvfp4_gemm_backend is not None:  # vLLM's VLLM_NVFP4_GEMM_BACKEND (perf.fp4_backend; lazy: cold imports)
+        from tpkit.perf.fp4_backend import nvfp4_backend_kernels
+        kernels = nvfp4_backend_kernels(kernels, ctx.req.nvfp4_gemm_backend)
+    kernels = kernels + list(extra)
     calls = collective_calls(num_layers=model.num_layers, hidden=model.hidden_size, tokens=batch.tokens,
                              vocab_per_rank=padded_vocab(model.vocab_size, ctx.req.tp), tp=ctx.req.tp,
                              dp_attention=ctx.req.dp_attention, logit_tokens=batch.logit_tokens)
@@ -393,6 +397,9 @@ def _inputs(req: PerfRequest, ctx: _Ctx, policy: str) -> dict:
 def _assumptions(ctx: _Ctx) -> tuple[str, ...]:
     out = list(ctx.dev.notes) + list(ctx.setup.link.notes)
     out.append(f"kernel layout: {ctx.impl.name} ({ctx.impl.source})")
+    if ctx.req.nvfp4_gemm_backend is not None:
+        from tpkit.perf.fp4_backend import nvfp4_backend_notes
+        out += nvfp4_backend_notes(ctx.req.nvfp4_gemm_backend, ctx.req.model.quant)
     splits = splits_note(ctx.runtime(None), ctx.req.model, ctx.req.context + 1, ctx.req.gpu.sm_count,
                          ctx.shard.attention_tp)
     out += [splits] if splits else []

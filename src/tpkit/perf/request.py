@@ -77,6 +77,9 @@ class PerfRequest:
     """no CUDA graphs (SGLang --disable-cuda-graph, vLLM --enforce-eager)"""
     sglang_spec_v2: bool | None = None
     """SGLang spec v2 (SGLANG_ENABLE_SPEC_V2=1: the overlapped draft worker) on/off; None = the release's default"""
+    nvfp4_gemm_backend: str | None = None
+    """vLLM's VLLM_NVFP4_GEMM_BACKEND (``perf.fp4_backend``): ``marlin`` runs NVFP4 weights as W4A16 (bf16 rate);
+    None = the engine's own choice for the GPU"""
     max_running_requests: int | None = None
     """SGLang --max-running-requests (count, whole server): caps plain and speculative decoding alike; None = the
     release's default: no cap for plain decoding, the speculative cap under speculation (32 or 48,
@@ -124,6 +127,9 @@ def check_request(req: PerfRequest) -> None:
                              f"size that divides them: --tp {ok}")
     if req.engine not in ("sglang", "vllm"):
         raise PlanInputError(f"--engine must be sglang or vllm, got {req.engine!r}")
+    if req.nvfp4_gemm_backend is not None:  # imported only when given (the cold-import budget)
+        from tpkit.perf.fp4_backend import check_nvfp4_gemm_backend
+        check_nvfp4_gemm_backend(req.nvfp4_gemm_backend, req.engine)
     if req.sglang_spec_v2 is not None and req.engine != "sglang":
         raise PlanInputError("--sglang-spec-v2 is an SGLang setting (SGLANG_ENABLE_SPEC_V2); vLLM has no spec "
                              "v1/v2 switch: drop it or use --engine sglang")
