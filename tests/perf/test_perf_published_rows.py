@@ -95,7 +95,7 @@ def test_itemised_row_without_tok_s_gives_the_implied_ratio(bench):
     assert "speed-up only" in text and "implied cycle/step 2.34" in text  # 2.18 (family default) / 0.93
 
 
-@pytest.mark.parametrize("arg", ["0", "566", "x", ","])
+@pytest.mark.parametrize("arg", ["0", "575", "x", ","])
 def test_rows_out_of_range_or_not_numbers_exit_2(arg):
     """Row numbers past the table exit 2.  Helper pub11 (2026-12-05): the table has 218 rows, so 219 is the first
     out of range.  Helper sp13 (2026-12-05): 286 rows after the Qwen3.5-397B sources, so 287.  Helper sp18
@@ -107,7 +107,9 @@ def test_rows_out_of_range_or_not_numbers_exit_2(arg):
     Helper sp36 (2026-12-07): 485 rows, so 486; second batch, 487 rows, so 488.  Helper sp36b (2026-12-07): 498 rows,
     so 499.  Helper sp37 (2026-12-07): 514 rows, so 515.  Helper sp37b (2026-12-07): 520 rows, so 521.
     Helper sp38 (2026-12-08): 562 rows, so 563;
-    second batch, 565 rows, so 566."""
+    second batch, 565 rows, so 566.
+    Helper sp38b (2026-12-08): 529 rows on its branch (its 9 appended blind; sp38 appends in parallel, the lead
+    reconciles at merge), so 530; merged by the lead after sp38's 45, 574 rows, so 575."""
     import subprocess
 
     proc = subprocess.run([sys.executable, str(ROOT / "bench" / "decode_published.py"), "--rows", arg],
