@@ -15,6 +15,7 @@ from tpkit.logs.prefix import MAIN
 from tpkit.logs.printed import PrintedSize
 from tpkit.logs.run import build_run
 from tpkit.logs.scan import Scan, scan_text
+from tpkit.logs.offlinerun import drop_later_server_commands
 from tpkit.logs.settings import Setting
 from tpkit.logs.text import last_start, prepare
 
@@ -235,7 +236,9 @@ def parse_log(data: str | bytes | bytearray, *, read_every_line: bool = False) -
     anchors = [a for e, a in scan.anchors if engine.engine is None or e == engine.engine]
     gpu, total, candidates = _gpu(scan)
     named = tuple(dict.fromkeys(name or text for text, name, _, _ in scan.gpu_names))
-    run = build_run(scan.settings + _printed_settings(anchors), engine=engine, gpu=gpu, gpu_total=total,
+    settings = drop_later_server_commands(scan.settings, text, [f.line_no for f in scan.failures  # helper fx38
+                                                                if f.severity == "error"])
+    run = build_run(settings + _printed_settings(anchors), engine=engine, gpu=gpu, gpu_total=total,
                     gpu_candidates=candidates, gpus_named=named[:16], gpus_by_index=_by_index(scan.gpu_names))
     if engine.engine == "sglang":
         anchors = _sglang_groups(anchors, speculative=bool(run.value("speculative")))
@@ -243,7 +246,7 @@ def parse_log(data: str | bytes | bytearray, *, read_every_line: bool = False) -
     failures += _derived_failures(anchors, failures)
     ranks = tuple(scan.ranks.values()) or (MAIN,)
     parsed = ParsedLog(engine=engine, run=run, anchors=tuple(anchors), failures=_merge_failures(failures),
-                       ranks=ranks, settings=tuple(scan.settings), missing=(),
+                       ranks=ranks, settings=tuple(settings), missing=(),
                        notes=tuple(_notes(scan, engine.engine, anchors)),
                        line_count=scan.line_count)
     return with_missing(parsed)
