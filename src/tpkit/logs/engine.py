@@ -149,7 +149,7 @@ V1's ``v1/worker/gpu_model_runner.py`` in 0.7.0, 0.7.2 and 0.7.3 (0.8.0's runner
 'Initializing an LLM engine (v%s)' is V0's ``engine/llm_engine.py`` and, in 0.7.0, V1's ``v1/engine/core.py`` too
 (0.7.2 and 0.7.3 print 'Initializing a V0 LLM engine' / 'Initializing a V1 LLM engine', and so do the corpus's 0.7.1
 logs).  Before round fx38 both named V0 outright and, listed first, outvoted V1's own 'Initializing a V1 LLM engine
-(v0.7.3)' (vl_988 read as V0)."""
+(v0.7.3)' (a 0.7.3 V1 log read as V0)."""
 
 FORMAT_PATTERNS = (
     ("vllm", lazy(r"GPU KV cache size: [\d,]+ tokens\W{0,3}$"), "the capacity line ending at 'N tokens'",

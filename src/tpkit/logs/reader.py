@@ -15,7 +15,6 @@ from tpkit.logs.prefix import MAIN
 from tpkit.logs.printed import PrintedSize
 from tpkit.logs.run import build_run
 from tpkit.logs.scan import Scan, scan_text
-from tpkit.logs.offlinerun import drop_later_server_commands
 from tpkit.logs.settings import Setting
 from tpkit.logs.text import last_start, prepare
 
@@ -236,8 +235,12 @@ def parse_log(data: str | bytes | bytearray, *, read_every_line: bool = False) -
     anchors = [a for e, a in scan.anchors if engine.engine is None or e == engine.engine]
     gpu, total, candidates = _gpu(scan)
     named = tuple(dict.fromkeys(name or text for text, name, _, _ in scan.gpu_names))
-    settings = drop_later_server_commands(scan.settings, text, [f.line_no for f in scan.failures  # helper fx38
-                                                                if f.severity == "error"])
+    settings = scan.settings
+    if "entrypoints" in text and scan.failures:  # an offline run's traceback, then a server command (helper fx38)
+        from tpkit.logs.offlinerun import drop_later_server_commands
+
+        settings = drop_later_server_commands(settings, text, [f.line_no for f in scan.failures
+                                                               if f.severity == "error"])
     run = build_run(settings + _printed_settings(anchors), engine=engine, gpu=gpu, gpu_total=total,
                     gpu_candidates=candidates, gpus_named=named[:16], gpus_by_index=_by_index(scan.gpu_names))
     if engine.engine == "sglang":
