@@ -104,14 +104,16 @@ CASES = {
     # session 34)
     # explain sglang +2: tpkit.explain.hostgpus and tpkit.logs.hostcount (fx35b: the host's GPU count, read for every
     # SGLang log too)
-    "explain sglang text": (["explain", KIMI_LOG], EXPLAIN_NOT + ("tpkit.explain.vllm", "tpkit.engines.vllm"), 107),
+    # explain (all three) +1: tpkit.logs.ascendmem (fx38: vLLM-Ascend's 'Available memory: N, total memory: M' line,
+    # a rule of logs.rules read for every log)
+    "explain sglang text": (["explain", KIMI_LOG], EXPLAIN_NOT + ("tpkit.explain.vllm", "tpkit.engines.vllm"), 108),
     "explain sglang json": (["explain", KIMI_LOG, "--json"], EXPLAIN_NOT + ("tpkit.explain.vllm", "tpkit.engines.vllm"),
-                            106),
+                            107),
     # explain vllm: +1 engines.vllm.maxlen (tidy27); +1 explain.voom (cr31: vdiagnose.py split at 500 lines);
     # +1 explain.vhostgpus (cr35b: the host's GPU count, read for every vLLM log); +1 logs.hostcount (fx35b: the rule
     # moved to explain.hostgpus, the context imports it there, vhostgpus only where a diagnosis checks fixes)
     # explain vllm +1: tpkit.engines.mamba2_state (fx35c: vLLM's Mamba-2 state rule, shared with perf)
-    "explain vllm": (["explain", VLLM_LOG], EXPLAIN_NOT + ("tpkit.explain.sglang", "tpkit.engines.sglang.pool"), 104),
+    "explain vllm": (["explain", VLLM_LOG], EXPLAIN_NOT + ("tpkit.explain.sglang", "tpkit.engines.sglang.pool"), 105),
 }
 
 

@@ -13,7 +13,8 @@ Facts read (engine sources, not copied):
   captured afterwards (``compile_or_warm_up_model`` → ``capture_model``), outside that budget.  So, as on CUDA
   (``explain.voom._lower_utilisation``), a utilization lower by Δu allocates a KV cache smaller by Δu × total and
   leaves that much more free while serving; the fit needs the cache's own size (vLLM-Ascend prints 'Available
-  memory: N, total memory: M' at INFO), which the round trip re-plans the smaller cache's tokens from.
+  memory: N, total memory: M' at INFO, read by ``logs.ascendmem`` since round fx38) and its bytes per token, which
+  the round trip re-plans the smaller cache's tokens from.
 - SGLang's NPU back end (0.5.10.post1 wheel): the pool is sized by the shared ``profile_max_num_token``
   (``model_runner_kv_cache_mixin.py``): rest = free after the weights − pre-load free × (1 − mem_fraction_static),
   free memory read by ``torch.npu.mem_get_info`` (``utils.common.get_available_gpu_memory``, device 'npu'), tokens
@@ -66,8 +67,9 @@ def npu_vllm_diagnosis(failure, device: str, a, ctx, tokens_for, texts: str):
                           f"out of memory after start-up (first requests) on {device}{npu_catalog_words(failure)}", 1)
     cause = f"{cause}; {_VLLM_RULE}"
     if not any(f.fits for f in fixes):
-        cause += ("; missing for a fit: the KV cache's own size (vLLM-Ascend prints 'Available memory: N, total "
-                  "memory: M' at INFO, a line tpkit's reader does not read yet; this log shows none)")
+        from tpkit.explain.npuascend import missing_for_fit  # helper fx38: the reader takes the line now
+
+        cause += missing_for_fit(a)
     return cause, short, list(fixes)
 
 

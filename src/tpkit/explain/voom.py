@@ -49,7 +49,9 @@ def _lower_utilisation(u, total, short, avail, tokens_for, *, why: str, request=
     if fix.fits:
         return [request(fix, avail - int((u - u2) * total)) if request else fix]
     missing = ("the log prints no 'Available KV cache memory', so the smaller pool's tokens cannot be re-planned"
-               if not avail else "the smaller pool holds no token")
+               if not avail else "the smaller pool holds no token" if tokens is not None else
+               "the KV cache's bytes per token are not known (no model config, no 'GPU KV cache size' line), so the "
+               "smaller pool's tokens cannot be re-planned")  # helper fx38: None is unknown, not an empty pool
     return [unshown(fix, missing)]
 
 

@@ -14,8 +14,8 @@ from tpkit.logs.releases import intersect_ranges, pre_release_ends, release_rang
 from tpkit.logs.text import clean_line
 from tpkit.records import dataclass
 
-__all__ = ["EngineGuess", "Evidence", "VERSION_PATTERNS", "FORMAT_MARKERS", "ENGINE_WORDS", "SOURCE_NAMES",
-           "PROCESS_NAMES", "SGLANG_HEADER",
+__all__ = ["EngineGuess", "Evidence", "VERSION_PATTERNS", "FORMAT_MARKERS", "SHARED_FORMATS", "generation_of",
+           "ENGINE_WORDS", "SOURCE_NAMES", "PROCESS_NAMES", "SGLANG_HEADER",
            "decide_engine", "version_in", "version_after", "printed_version", "source_names_in", "FORMAT_PATTERNS",
            "PREFIX_PATTERNS", "release_range", "intersect_ranges", "SOURCE_LINES", "source_line_format", "releases_in"]
 
@@ -116,10 +116,10 @@ FORMAT_MARKERS = (
     ("sglang", "Capturing batches (bs=", "0.4.8.post1–0.5.23 (not in 0.4.8)", None),
     ("vllm", "Memory profiling results:", "0.6.4–0.6.6 (V0; not in 0.6.3, not in 0.8.5)", "V0"),
     ("vllm", "the current vLLM instance can use", "0.7–0.10 (V0 worker)", "V0"),
-    ("vllm", "Loading model weights took", "≤ 0.10 (V0 model runner)", "V0"),
-    ("vllm", "Initializing a V0 LLM engine", "0.8.x–0.10.x (V0 engine)", "V0"),
-    ("vllm", "Initializing an LLM engine", "≤ 0.7 (V0 engine)", "V0"),
-    ("vllm", "Initializing a V1 LLM engine", "≥ 0.8 (V1 engine)", "V1"),
+    ("vllm", "Loading model weights took", "≤ 0.10 (V0 model runner; 0.7.x's opt-in V1 runner too)", "V0?"),
+    ("vllm", "Initializing a V0 LLM engine", "0.7.1–0.10.x (V0 engine)", "V0"),
+    ("vllm", "Initializing an LLM engine", "≤ 0.7.0 (V0 engine; 0.7.0's opt-in V1 engine too)", "V0?"),
+    ("vllm", "Initializing a V1 LLM engine", "≥ 0.7.1 (V1 engine; opt-in in 0.7.x)", "V1"),
     ("vllm", "GPU KV cache size:", "≥ 0.8 (V1 engine)", "V1"),
     ("vllm", "Model loading took", "≥ 0.8 (V1 model runner)", "V1"),
     ("vllm", "GiB memory and", "≥ 0.16 ('Model loading took X GiB memory and …'; not in 0.11)", "V1"),
@@ -133,10 +133,23 @@ FORMAT_MARKERS = (
     ("vllm", "(EngineCore pid=", "≥ 0.18 (engine core process named 'EngineCore' without DP, v1/engine/utils.py; "
              "0.17.0 and older name it EngineCore_DP0)", "V1"),
 )
-"""(engine, literal, version range it implies, vLLM generation).  SGLang's 'Capturing batches (bs=' (the CUDA-graph
+"""(engine, literal, version range it implies, vLLM generation).  A generation ending in '?' is the format's usual
+engine, not its only one (:data:`SHARED_FORMATS`): it names the generation only where no format that only one
+generation prints does (:func:`generation_of`).  SGLang's 'Capturing batches (bs=' (the CUDA-graph
 capture bar, model_executor cuda_graph_runner.py ``f"Capturing batches ({bs=} {avail_mem=:.2f} GB)"``) was read in
 0.4.8.post1, 0.4.9, 0.4.10, 0.5.4–0.5.12, 0.5.16–0.5.23; 0.4.6–0.4.8 print '(avail_mem=…)' without bs=.  Its
 first release is exact (0.4.8 and 0.4.8.post1 are adjacent); ``explain.runtp.sglang_tag_era`` reads it."""
+
+SHARED_FORMATS = (
+    "Loading model weights took", "Initializing an LLM engine",
+)
+"""The vLLM formats both engines print in some release (helper fx38, 2026-12-08, round fx38; the 0.7.0, 0.7.2 and 0.7.3
+wheels): 'Loading model weights took %.4f GB' is V0's ``worker/model_runner.py`` (≤ 0.7.3) and also the opt-in
+V1's ``v1/worker/gpu_model_runner.py`` in 0.7.0, 0.7.2 and 0.7.3 (0.8.0's runners print 'Model loading took');
+'Initializing an LLM engine (v%s)' is V0's ``engine/llm_engine.py`` and, in 0.7.0, V1's ``v1/engine/core.py`` too
+(0.7.2 and 0.7.3 print 'Initializing a V0 LLM engine' / 'Initializing a V1 LLM engine', and so do the corpus's 0.7.1
+logs).  Before round fx38 both named V0 outright and, listed first, outvoted V1's own 'Initializing a V1 LLM engine
+(v0.7.3)' (a 0.7.3 V1 log read as V0)."""
 
 FORMAT_PATTERNS = (
     ("vllm", lazy(r"GPU KV cache size: [\d,]+ tokens\W{0,3}$"), "the capacity line ending at 'N tokens'",
@@ -417,7 +430,7 @@ def decide_engine(votes: dict[str, int], evidence: list[Evidence]) -> EngineGues
     engine = max(votes, key=votes.get) if votes and max(votes.values()) > 0 else None
     mine = [e for e in evidence if e.engine == engine]
     printed = sorted((e for e in mine if e.claim.startswith("version ")), key=_priority)
-    generation = next((g for e in mine for g in ("V0", "V1") if e.claim.endswith(f"[{g}]")), None)
+    generation = generation_of(mine)
     if printed:
         version = printed[0].claim.split(" ")[1]
         return EngineGuess(engine=engine, version=version, version_printed=True, engine_generation=generation,
@@ -430,6 +443,17 @@ def decide_engine(votes: dict[str, int], evidence: list[Evidence]) -> EngineGues
         version = _sglang_range([f.claim.split(": ", 1)[1].rsplit(" [", 1)[0] for f in formats]) or version
     return EngineGuess(engine=engine, version=version, version_printed=False, engine_generation=generation,
                        evidence=tuple(mine[:12]))
+
+
+def generation_of(evidence) -> str | None:
+    """The vLLM generation the formats show: the first format only one generation prints ('[V0]' / '[V1]'), else
+    the first shared format's usual one ('[V0?]', :data:`SHARED_FORMATS`); None when no format names one."""
+    claims = [e.claim for e in evidence]
+    for ends in (("[V0]", "[V1]"), ("[V0?]", "[V1?]")):
+        found = next((c.rsplit("[", 1)[1][:2] for c in claims if c.endswith(ends)), None)
+        if found:
+            return found
+    return None
 
 
 def _sglang_range(texts: list[str]) -> str | None:

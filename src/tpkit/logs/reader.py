@@ -235,7 +235,13 @@ def parse_log(data: str | bytes | bytearray, *, read_every_line: bool = False) -
     anchors = [a for e, a in scan.anchors if engine.engine is None or e == engine.engine]
     gpu, total, candidates = _gpu(scan)
     named = tuple(dict.fromkeys(name or text for text, name, _, _ in scan.gpu_names))
-    run = build_run(scan.settings + _printed_settings(anchors), engine=engine, gpu=gpu, gpu_total=total,
+    settings = scan.settings
+    if "entrypoints" in text and scan.failures:  # an offline run's traceback, then a server command (helper fx38)
+        from tpkit.logs.offlinerun import drop_later_server_commands
+
+        settings = drop_later_server_commands(settings, text, [f.line_no for f in scan.failures
+                                                               if f.severity == "error"])
+    run = build_run(settings + _printed_settings(anchors), engine=engine, gpu=gpu, gpu_total=total,
                     gpu_candidates=candidates, gpus_named=named[:16], gpus_by_index=_by_index(scan.gpu_names))
     if engine.engine == "sglang":
         anchors = _sglang_groups(anchors, speculative=bool(run.value("speculative")))
@@ -243,7 +249,7 @@ def parse_log(data: str | bytes | bytearray, *, read_every_line: bool = False) -
     failures += _derived_failures(anchors, failures)
     ranks = tuple(scan.ranks.values()) or (MAIN,)
     parsed = ParsedLog(engine=engine, run=run, anchors=tuple(anchors), failures=_merge_failures(failures),
-                       ranks=ranks, settings=tuple(scan.settings), missing=(),
+                       ranks=ranks, settings=tuple(settings), missing=(),
                        notes=tuple(_notes(scan, engine.engine, anchors)),
                        line_count=scan.line_count)
     return with_missing(parsed)

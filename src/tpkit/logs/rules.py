@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 
+from tpkit.logs import ascendmem
 from tpkit.logs.anchors import COUNT, MEANINGS, Anchor
 from tpkit.logs.lazyre import lazy
 from tpkit.logs.prefix import RankKey, has_header
@@ -56,6 +57,9 @@ class Field:
     after: str | None = None
     """for a number printed *before* its label ("27.72 GiB for weight"): the label, found first with ``find``
     so that the regex only runs just before it (a number-first regex over a long line is quadratic)"""
+    divisor: int | None = None
+    """the bytes the engine divided the number by when it prints no unit word (1: raw bytes, vLLM-Ascend's
+    'Available memory: N, total memory: M', ``logs.ascendmem``); None: GiB (or the unit word)"""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -201,6 +205,10 @@ VLLM_RULES = (
                  _before("non_torch_memory", " for non-torch"), _before("graph_memory", " for CUDAGraph"),
                  _before("consumed_memory", " for consumed memory"),
                  _size("kv_in_use", r"kv cache memory in use is ", words=True))),
+    # vLLM-Ascend's NPU worker: KV budget and device total in raw bytes (logs.ascendmem; helper fx38)
+    Rule(engine="vllm", needles=(ascendmem.NEEDLE,),
+         fields=(Field(name="available_kv", pattern=ascendmem.AVAILABLE, divisor=ascendmem.DIVISOR_BYTES),
+                 Field(name="total_gpu_memory", pattern=ascendmem.TOTAL, divisor=ascendmem.DIVISOR_BYTES))),
 )
 
 RULES = SGLANG_RULES + VLLM_RULES
@@ -239,7 +247,7 @@ def _anchor(fld: Field, m: re.Match, *, rank: RankKey, group: str | None, line_n
     word = (m.group(2) if m.lastindex and m.lastindex >= 2 else None) or ""
     if has_unit_group and not word and m.end() >= len(m.string.rstrip().rstrip(".,")):
         return None                     # a number cut at the end of a truncated line ('63.' too): digits unknown
-    divisor = None if (fld.word_units and word) else GIB
+    divisor = fld.divisor or (None if (fld.word_units and word) else GIB)
     size = size_from_text(m.group(1), word, meaning=meaning, divisor_bytes=divisor, min_decimals=fld.min_decimals)
     return None if size is None else Anchor(name=fld.name, rank=rank, size=size, group=group,
                                             line_no=line_no, line=line)
