@@ -86,6 +86,7 @@ def test_a_layer_pattern_without_weight_format_is_left_unquantised():
     (_quark(layer_quant_config={"*mlp*": {"weight": {"dtype": "fp8_e4m3", "qscheme": "per_tensor"}}}),
      "one format"),
     (_quark(global_quant_config={}, layer_quant_config={}), "nothing is quantised"),
+    (_quark(layer_quant_config={"*mlp*": "fp4"}), "map names to objects"),
 ])
 def test_unreadable_quark_configs_are_refused_clearly(qc, words):
     with pytest.raises(ConfigError, match=words):

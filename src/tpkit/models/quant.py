@@ -31,7 +31,6 @@ import re
 
 from tpkit.errors import ConfigError, PlanInputError
 from tpkit.models.fields import name_list, optional_int
-from tpkit.models.quark import parse_quark
 from tpkit.models.spec import QuantSpec
 
 __all__ = ["parse_quant_config", "online_quant", "bnb_online", "check_quant_engine", "resolve_quant", "is_ignored", "is_quantised", "matrix_bytes"]
@@ -198,9 +197,16 @@ def _modelopt(qc: dict, where: str) -> QuantSpec:
                       "--quantization fp8 for an estimate")
 
 
+def _quark(qc: dict, where: str) -> QuantSpec:
+    """AMD Quark exports (``models/quark.py``, imported on use: the cold-import budget of tests/cli)."""
+    from tpkit.models.quark import parse_quark
+
+    return parse_quark(qc, where)
+
+
 _PARSERS = {"fp8": _fp8, "deepseek_v4_fp8": _dsv4_fp8, "fbgemm_fp8": _fbgemm, "mxfp4": _mxfp4, "awq": _awq_gptq, "gptq": _awq_gptq,
             "compressed-tensors": _compressed, "modelopt": _modelopt, "modelopt_fp8": _modelopt,
-            "modelopt_fp4": _modelopt, "quark": parse_quark}
+            "modelopt_fp4": _modelopt, "quark": _quark}
 
 
 def _replace(spec: QuantSpec, **changes) -> QuantSpec:

@@ -89,8 +89,9 @@ def parse_quark(qc: dict, where: str) -> QuantSpec:
     base = quark_weight_format(glob.get("weight"), f"{at} global_quant_config")
     layers = qc.get("layer_quant_config") or {}
     types = qc.get("layer_type_quant_config") or {}
-    if not isinstance(layers, dict) or not isinstance(types, dict):
-        raise ConfigError(f"{at}: layer_quant_config and layer_type_quant_config must be objects")
+    if not isinstance(layers, dict) or not isinstance(types, dict) or not all(
+            isinstance(cfg, dict) or cfg is None for cfg in (*layers.values(), *types.values())):
+        raise ConfigError(f"{at}: layer_quant_config and layer_type_quant_config must map names to objects")
     per_layer = {name: quark_weight_format((cfg or {}).get("weight"), f"{at} layer_quant_config[{name!r}]")
                  for name, cfg in layers.items()}
     per_type = {name: quark_weight_format((cfg or {}).get("weight"), f"{at} layer_type_quant_config[{name!r}]")
