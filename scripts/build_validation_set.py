@@ -2437,8 +2437,15 @@ SGLANG_PUBLIC = {
                {"enable_dp_attention": True}, None),
     # gs_687: helper bl37b: the same repository's manual test folder test_dp4_torch_compile_no_cudagraph (DeepSeek-V3-0324
     # on MI300X, dp 4 DP attention, torch compile, graphs off); release placed by the printed ServerArgs field names
-    "gs_687": ("0.5.4.post1", "no image tag: the printed ServerArgs field names equal the CI's v0.5.4.post1 "
-                              "mi30x images of 2025-10-28..30 (the log's date 2025-10-30)",
+    # helper pl38 (session 38): placed at 0.5.4.post2 by its printed aiter step, as gs_624 (the build: see the basis)
+    "gs_687": ("0.5.4.post2", "no image tag: the v0.5.4.post1-rocm630-mi30x-20251029 nightly build (helper pl38: the "
+                              "log's warnings 'server_args.py:1135: Attention backend not explicitly specified' and "
+                              "'server_args.py:1324: DP attention is enabled' sit at the lines that image's logs print "
+                              "- its FP8_online log prints server_args.py:1135 - where the 20251028 image prints 1129 / "
+                              "1318 and the 20251030 one 1142); that build already has the x 0.85 aiter step of "
+                              "0.5.4.post2 (its FP8_online start prints mem_fraction_static=0.765 = 0.9 x 0.85; this "
+                              "log prints 0.68 = 0.8 x 0.85), not 0.5.4.post1's x 0.90 (the 20251028 dp-attention start, "
+                              "gs_510, prints 0.7200000000000001): placed at 0.5.4.post2, as gs_624",
                {"enable_dp_attention": True, "disable_cuda_graph": True}, None),
     # gs_688: helper bl38b (2026-12-08, session 38): the same CI's DeepSeek-R1-MXFP4-Preview online_dp_attention_torch_compile
     # mode on MI355X (v0.5.5.post3 image, 2025-11-17): dp 8 DP attention, torch compile, graphs to bs 8; the capture failed
@@ -4069,7 +4076,12 @@ BL37B_OFF = {  # helper bl37b (2026-12-07, session 37): blind misses above 5 % (
                "standard-mode starts of the same checkpoint (gs_684 / gs_685, -1.9 / -2.3 %) are 3.48 GiB over for "
                "the same reason at tp 8. The checkpoint quantises every linear layer but lm_head (the later text of "
                "AMD's card); the assembled config assumed the earlier scope. No reading yet of SGLang 0.5.5's quark "
-               "MXFP4 path for MLA (w_kc / w_vc copies); a Quark reader in models/quant.py would settle it."),
+               "MXFP4 path for MLA (w_kc / w_vc copies); a Quark reader in models/quant.py would settle it. Rule since "
+               "(helper pl38, session 38): models/quark.py reads quant_method quark as SGLang 0.5.5.post3 / vLLM 0.21.0 "
+               "QuarkConfig do (every linear and MoE layer not in 'exclude' takes the Quark scheme), and the config "
+               "now carries the -Preview recipe's Quark block (w_mxfp4_a_mxfp4, exclude lm_head; AMD's card at "
+               "commit 2c11de69): weights 48.94 GiB planned against 49.66 printed (66.62 before), -11.8 -> +0.6 %, "
+               "inside; gs_684 / gs_685 -1.9 / -2.3 -> +0.3 / +0.3 %. The first score stays -11.8 %."),
     "gs_687": ("Blind +20.4 % (774,109 tokens planned, 642,775 printed): DeepSeek-V3-0324 on eight MI300X with DP "
                "attention at dp 4 (attention tp 2), torch compile, graphs off, a manual test of AMD's CI. The weights "
                "match (-0.2 %). The entered inputs (0.8 given, release 0.5.4.post1 placed by the ServerArgs field "
@@ -4077,7 +4089,12 @@ BL37B_OFF = {  # helper bl37b (2026-12-07, session 37): blind misses above 5 % (
                "log prints mem_fraction_static 0.68 (= 0.8 x 0.85); at the printed 0.68 the budget is 7.5 GiB "
                "smaller (about 115 k tokens), leaving about +2.5 %. No reading yet of which build the test ran (the "
                "0.5.4.post1 field set with the 0.85 step, or 0.7556 given) nor of DP attention at dp < tp, which no "
-               "other case holds; the test's launch line would settle the first."),
+               "other case holds; the test's launch line would settle the first. Helper pl38 (session 38): the build is the "
+               "v0.5.4.post1-rocm630-mi30x-20251029 nightly image (its server_args.py warning lines 1135 / 1324; the "
+               "same image's FP8_online log prints 1135 and 0.765 = 0.9 x 0.85), whose aiter step is already 0.5.4.post2's "
+               "x 0.85 (sglang 0.5.4.post1 server_args.py 'AMD platforms backends' x 0.90, 0.5.4.post2 x 0.85): the "
+               "case is placed at 0.5.4.post2 (as gs_624), +20.4 -> +2.5 %, inside the band. The first score stays "
+               "+20.4 % in blind_scores.json."),
 }
 
 BL38B_OFF = {  # helper bl38b (2026-12-08, session 38): blind misses above 5 % (round bl38b, docs/accuracy.md §6.4)

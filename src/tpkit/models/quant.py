@@ -42,6 +42,7 @@ _FLAG_ALIASES = {
     "moe_wna16": None,  # a kernel choice for an int4 checkpoint, never a storage format of its own
     "bitsandbytes": "bitsandbytes",  # vLLM's in-flight nf4 of a bf16/fp16 checkpoint (bnb_online)
     "deepseek_v4_fp8": "deepseek_v4_fp8",  # vLLM ≥ 0.20.0: DeepSeek-V4's stored FP8 (+ FP4 experts) layout
+    "quark": "quark",  # AMD Quark exports (models/quark.py); the format is read from the checkpoint's config
 }
 
 BNB_BLOCK = 64
@@ -196,9 +197,16 @@ def _modelopt(qc: dict, where: str) -> QuantSpec:
                       "--quantization fp8 for an estimate")
 
 
+def _quark(qc: dict, where: str) -> QuantSpec:
+    """AMD Quark exports (``models/quark.py``, imported on use: the cold-import budget of tests/cli)."""
+    from tpkit.models.quark import parse_quark
+
+    return parse_quark(qc, where)
+
+
 _PARSERS = {"fp8": _fp8, "deepseek_v4_fp8": _dsv4_fp8, "fbgemm_fp8": _fbgemm, "mxfp4": _mxfp4, "awq": _awq_gptq, "gptq": _awq_gptq,
             "compressed-tensors": _compressed, "modelopt": _modelopt, "modelopt_fp8": _modelopt,
-            "modelopt_fp4": _modelopt}
+            "modelopt_fp4": _modelopt, "quark": _quark}
 
 
 def _replace(spec: QuantSpec, **changes) -> QuantSpec:
@@ -266,6 +274,9 @@ def _flag_only(method: str) -> QuantSpec:
         return online_quant(method)
     if method == "bitsandbytes":
         return bnb_online()
+    if method == "quark":
+        raise PlanInputError("--quantization quark reads the format from the checkpoint's Quark quantization_config "
+                             "(models/quark.py), and this config has none; pass the Quark checkpoint's config.json")
     spec = _PARSERS[method]({"quant_method": method}, f"--quantization {method}")
     return _replace(spec, raw_method=method, ignored=spec.ignored)
 

@@ -114,6 +114,8 @@ def _experts_on_rank(model: ModelSpec, parallel: ParallelSpec, release: tuple[in
     q, moe = model.quant, model.moe
     if q is None or q.method != "mxfp4" or moe is None or release is None or release < first:
         return None
+    if q.raw_method == "quark":  # Quark MXFP4 experts load with QuarkOCP_MX_MoEMethod, not Mxfp4MoEMethod (0.21.0)
+        return None
     split = 1 if parallel.ep > 1 else (parallel.expert_tp or parallel.tp)  # DP without EP: tp × dp
     experts = math.ceil(moe.num_experts / parallel.ep)
     layers = math.ceil(len(moe.moe_layer_ids) / parallel.pp)
