@@ -204,7 +204,11 @@ NOT_SHOWN = {
                                             "118.65 GiB CUDA-graph estimate was subtracted, but 'Available KV cache "
                                             "memory' is not printed; 4 × GB300 are not in the catalog)"),
     "vl_1489": _HOW["profile_unplanned"] + (" (ex37: 'Available KV cache memory: -2.77 GiB' only: no weights, total "
-                                            "or utilization printed; Qwen2.5-Omni-3B has no config in tests/)"),
+                                            "or utilization printed; Qwen2.5-Omni-3B has no config in tests/; helper "
+                                            "cr38: the thread's card (20000 MiB) and the thinker's 0.3 are passed "
+                                            "(FLAGS_FOR), so --gpu-memory-utilization is sized, still a suggestion: "
+                                            "two other stages share the card and its free memory at the thinker's "
+                                            "start is not printed)"),
 }
 WEIGHTS_EXCEED_THE_CARD = {
     # memory failures whose run does not fit the card even with every other process gone: the plan of the log's own
@@ -231,6 +235,8 @@ FLAGS_FOR = {
     # helper np37: vllm-ascend#3357's own command ('--tensor-parallel-size 16', '--gpu-memory-utilization 0.95',
     # '--max-model-len 98304'; vllm-ascend 0.11.0rc0 on vllm 0.11.0rc3)
     "vl_1378": {"tp": 16, "gpu_memory_utilization": 0.95, "max_model_len": 98304},
+    # helper cr38: vllm-omni#469's nvidia-smi (an H100 limited to 20000 MiB) and its stage config (thinker 0.3)
+    "vl_1489": {"gpu_memory": "20000MiB", "gpu_memory_utilization": 0.3},
     "sg_042": {"model": str(ROOT / "tests/engines/data_vllm_issue11/google--gemma-3-27b-it.json")},
     "sg_045": {"gpu": "RTX 5090"},
     # helper cr35a: the issue's text ('inference with qwen2.5-1.5b-instruct') and title ('80G A100')

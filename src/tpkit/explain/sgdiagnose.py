@@ -70,7 +70,9 @@ def diagnose_sglang(parsed, a, ctx) -> Diagnosis:
     else:
         cause, short, fixes = f"{failure.kind.replace('_', ' ')}: {failure.detail or failure.evidence[:160]}", \
             oom_sizes(failure)[3], []
-    return Diagnosis(status="failed", phase=phase, cause=cause, short_by=short, evidence=ev,
+    from tpkit.explain.sgoomcut import cut_note
+
+    return Diagnosis(status="failed", phase=phase, cause=cause + cut_note(failure), short_by=short, evidence=ev,
                      fixes=_on_the_host(fixes, ctx), findings=tuple(findings))
 
 
