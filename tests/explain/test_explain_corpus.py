@@ -90,6 +90,9 @@ NO_NUMBERS_UNWORDED = {
     # NO_NUMBERS' words (explain.sgreplan.no_replan_words is SGLang's; vLLM's first-request cause has none): a lead
     # for the vLLM diagnosis (helper ex35, docs/accuracy.md §7.3 round ex35)
     # helper cr36c (2026-12-07): vl_1471 moved to NO_NUMBERS (explain.vnonumbers words it); empty now
+    "sg_1051": "held-back round ex38b: torch's OOM message alone (srt-slurm#172, GB200): no engine line, so explain asks "
+               "for --engine and builds no ledger; no size of the step that failed (SGLang's symmetric-memory "
+               "preallocation, the thread) is printed",
 }
 FLOOR_NOT_SHOWN = {
     # SGLang 0.5.14+'s 'Loaded weights leave no GPU memory … minimum viable = M' with no pre-load memory and no cell:
