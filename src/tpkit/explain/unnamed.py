@@ -17,11 +17,15 @@ NO_TEXT_KINDS = ("exception", "engine_start_failed")
 """failure kinds that say only that the run failed (``logs.failures``: a cut traceback is ``exception`` with the
 detail 'traceback cut before its exception line'; the engines' start-failure headers are ``engine_start_failed``)"""
 
-UNNAMED_PHASES = {"sglang": ("weights", "first_request", "cuda_graph"), "vllm": ("weights", "kv_pool", "cuda_graph")}
+UNNAMED_PHASES = {"sglang": ("weights", "kv_pool", "first_request", "cuda_graph"),
+                  "vllm": ("weights", "kv_pool", "cuda_graph")}
 """by engine, the phases whose diagnoses read any failure as out of memory (``sgweights.weights_failure`` /
 ``_first_request_failure``, ``voom.weights_failure`` and vLLM's KV-pool step, whose diagnosis otherwise says "no
 memory left for the KV cache" from the phase alone: round ex30's logs, docs/accuracy.md §7.3); vLLM's first-request
-diagnosis asks for a ``cuda_oom`` already; SGLang's KV pool keeps its own rules.  The capture (round ex32): a
+diagnosis asks for a ``cuda_oom`` already.  SGLang's KV pool (round ex38b: kvcached#198, a traceback cut in
+``Scheduler.__init__`` after kvcached's allocator refused gpt-oss's attention) was read "the KV pool could not be
+sized or allocated" and given a fraction called a fit; a pool step whose error is printed keeps its own rules
+(``sgdiagnose._kv_pool_failure``: 'Not enough memory', the weights floor, an allocation OOM).  The capture (round ex32): a
 traceback cut in the capture with no error line was read "out of memory while capturing CUDA graphs" from the phase
 alone (pytorch#170433; flashinfer#2546, whose error is past the excerpt); ex22's memory reading of a
 *quoted* error cut short stays (``diagnose.capture_error_not_memory``: a ``cuda_graph_capture_failed`` failure is not
@@ -29,7 +33,9 @@ of ``NO_TEXT_KINDS``)"""
 
 _WHERE = {"weights": "loading the weights", "first_request": "serving its first requests",
           "kv_pool": "in the profile run that sizes the KV cache", "cuda_graph": "capturing the CUDA graphs"}
-"""how a cause names each of ``UNNAMED_PHASES``' phases"""
+"""how a cause names each of ``UNNAMED_PHASES``' phases (vLLM's; ``_WHERE_SGLANG`` where SGLang's step differs)"""
+_WHERE_SGLANG = {"kv_pool": "sizing or allocating the KV pool"}
+"""SGLang sizes its pool from the free memory after the weights (``ModelRunner.init_memory_pool``), no profile run"""
 _SKIP_CAPTURE = {"sglang": "--disable-cuda-graph", "vllm": "--enforce-eager"}
 """the flag that captures no CUDA graph (SGLang ``--disable-cuda-graph``, vLLM ``--enforce-eager``): whatever failed
 in the capture is not run, so it is offered for a capture failure whose error is not printed"""
@@ -62,7 +68,7 @@ def unnamed_diagnosis(parsed, engine: str | None) -> Diagnosis | None:
         return None
     if names_a_cause(_texts(errors)):
         return None
-    where = _WHERE[primary.phase]
+    where = (_WHERE_SGLANG if engine == "sglang" else {}).get(primary.phase, _WHERE[primary.phase])
     frame = next((name for name in POOL_SLOT_ERRORS if f"frame {name} " in primary.phase_evidence), None)
     if frame is not None:  # SGLang's run-time pool allocators raise one error each (round ex29: sglang#26265)
         cause = (f"the run failed {where}: the traceback is cut in SGLang's {frame}, whose only error is "
