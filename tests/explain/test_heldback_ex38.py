@@ -1,0 +1,29 @@
+"""Held-back round ex38 (helper ex38, 2026-12-08, docs/accuracy.md §7.3): 8 public logs judged before adding.
+
+The labels below were written from each thread before tpkit was run on the logs (the first commit of this file holds
+only them); the blind results and the rules made after are recorded in docs/accuracy.md's "round ex38" subsection.
+
+| log | source | label (status, phase) | evidence for the phase |
+|---|---|---|---|
+| vl_1491 | yhfgyyf/vllm-deepseek-v4-sm89#54 (begin2023, 2026-08-07: '[Usage]: 4卡48GB 4090显卡 oom', DeepSeek-V4 on a vLLM fork for sm89, 4 × RTX 4090 48 GB) | crash kv_pool | the flags `--tensor-parallel-size 4 --max-model-len 131072 --gpu-memory-utilization 0.97`, then '(EngineCore pid=1713) ValueError: To serve at least one request with the model's max seq len (131072), (1.34 GiB KV cache is needed, which is larger than the available KV cache memory (0.3 GiB)' — V1's start-up KV check |
+| vl_1492 | vllm-project/vllm#43222 (robertgshaw2-redhat, 2026-05-20: '[Bug]: Possible to get GPU OOM for DP/EP', a DeepSeek MLA model under DP/EP) | crash first_request | `Worker_DP0_EP0` frames in `deepseek_v2.py` `forward` -> `mla_attn`, then the engine core's '[dump_input.py:81] Dumping scheduler stats: SchedulerStats(num_running_reqs=809, … kv_cache_usage=0.475…': 809 requests running, the pool half full — a served step; the OOM is in the title |
+| vl_1493 | QwenLM/Qwen3-VL#1489 (liuxuexun, 2025-09-24: '8*A100 (80G) deploy Qwen3vl 235B-A22B-Instruct cuda OOM', vllm==0.10.2) | crash weights | '(Worker_TP6 …) WorkerProc failed to start.' in `worker_main` -> `WorkerProc.__init__` -> `self.worker.load_model()` -> `gpu_worker.py` `load_model` -> `self.model_runner.load_model(…)`, cut; the OOM is in the title |
+| vl_1494 | yhfgyyf/vllm-deepseek-v4-sm89#41 (krpr, 2026-07-29: '[Usage]: 4x4090 48G 按照示例配置跑 DSpark 模型OOM', the README's example config on 4 × RTX 4090 48 GB) | crash kv_pool | 'ValueError: To serve at least one request with the model's max seq len (262144), (1.93 GiB KV cache is needed, which is larger than the available KV cache memory (1.88 GiB). … the estimated maximum model length is 251136' |
+| sg_1032 | gpustack/gpustack#3831 (Finenyaco, 2025-12-11: 'The default value of mem_fraction_static in SGLang did not take effect, resulting in model deployment failure', Qwen3-8B on SGLang 0.5.6.post1, Ascend 910B2) | crash kv_pool | 'RuntimeError: Not enough memory. Please try to increase --mem-fraction-static. Current value: self.server_args.mem_fraction_static=0.2' (SGLang's KV-pool sizing refusal), followed by gpustack's own provisioning lines |
+| sg_1033 | sgl-project/sglang#10736 (derwalldrose, 2025-09-22: 'how to run Qwen3-Next-80B-A3B in a single H20 GPU', `--torchao-config int8dq --disable-cuda-graph`) | crash weights | the frame `torch/utils/_device.py` `__torch_function__` (a tensor made under a device context: model construction) and 'Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 95.08 GiB … this process has 93.27 GiB memory in use. Of the allocated memory 92.83 GiB is allocated by PyTorch': an 80B model held in bf16 (about 149 GiB) before torchao quantizes it does not fit one 95 GiB card |
+| sg_1034 | sgl-project/sglang PR#14476 (zminglei, 2025-12-05: 'support piecewise cuda graph for Olmo models', OLMo-2-0325-32B-Instruct with `--enable-piecewise-cuda-graph`, 'Before the change') | crash cuda_graph | 'Capturing num tokens (num_tokens=3968 avail_mem=0.05 GB):   2%| … | 1/58' then a traceback through the fx graph module's `forward` (`torch._C._nn.linear` of layer 0's MLP) ending 'torch.OutOfMemoryError:' — the piecewise capture's bar with 0.05 GB left |
+| sg_1035 | xorbitsai/inference#3481 (dllucyboy, 2025-05-19: '使用SGLang单卡无法加载qwen3 14b' — SGLang on one card cannot load Qwen3-14B) | crash cuda_graph | 'Load weight end … Qwen3ForCausalLM … avail mem=19.67 GB, mem usage=27.57 GB', 'KV Cache is allocated. #tokens: 91749', 'Capture cuda graph begin … avail mem=4.64 GB', 'Capture cuda graph bs [1, 2, … 160]', and nothing after: the excerpt ends inside the capture and the title says the load failed (the reporter's second run in the thread shows the capture bar moving, then cut) |
+"""
+
+from __future__ import annotations
+
+LABELS = {
+    "vl_1491": ("vllm", "crash", "kv_pool"),
+    "vl_1492": ("vllm", "crash", "first_request"),
+    "vl_1493": ("vllm", "crash", "weights"),
+    "vl_1494": ("vllm", "crash", "kv_pool"),
+    "sg_1032": ("sglang", "crash", "kv_pool"),
+    "sg_1033": ("sglang", "crash", "weights"),
+    "sg_1034": ("sglang", "crash", "cuda_graph"),
+    "sg_1035": ("sglang", "crash", "cuda_graph"),
+}
