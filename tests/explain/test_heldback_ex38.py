@@ -13,6 +13,23 @@ only them); the blind results and the rules made after are recorded in docs/accu
 | sg_1033 | sgl-project/sglang#10736 (derwalldrose, 2025-09-22: 'how to run Qwen3-Next-80B-A3B in a single H20 GPU', `--torchao-config int8dq --disable-cuda-graph`) | crash weights | the frame `torch/utils/_device.py` `__torch_function__` (a tensor made under a device context: model construction) and 'Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 95.08 GiB … this process has 93.27 GiB memory in use. Of the allocated memory 92.83 GiB is allocated by PyTorch': an 80B model held in bf16 (about 149 GiB) before torchao quantizes it does not fit one 95 GiB card |
 | sg_1034 | sgl-project/sglang PR#14476 (zminglei, 2025-12-05: 'support piecewise cuda graph for Olmo models', OLMo-2-0325-32B-Instruct with `--enable-piecewise-cuda-graph`, 'Before the change') | crash cuda_graph | 'Capturing num tokens (num_tokens=3968 avail_mem=0.05 GB):   2%| … | 1/58' then a traceback through the fx graph module's `forward` (`torch._C._nn.linear` of layer 0's MLP) ending 'torch.OutOfMemoryError:' — the piecewise capture's bar with 0.05 GB left |
 | sg_1035 | xorbitsai/inference#3481 (dllucyboy, 2025-05-19: '使用SGLang单卡无法加载qwen3 14b' — SGLang on one card cannot load Qwen3-14B) | crash cuda_graph | 'Load weight end … Qwen3ForCausalLM … avail mem=19.67 GB, mem usage=27.57 GB', 'KV Cache is allocated. #tokens: 91749', 'Capture cuda graph begin … avail mem=4.64 GB', 'Capture cuda graph bs [1, 2, … 160]', and nothing after: the excerpt ends inside the capture and the title says the load failed (the reporter's second run in the thread shows the capture bar moving, then cut) |
+
+Blind results (`tpkit explain LOG` and `--json` as subprocesses on the 8 texts as received, this branch at 8ede728d =
+main 4400be1c + the labels; harness /tmp/ex38/run_blind.py, output /tmp/ex38/blind.json), recorded before any change:
+
+| log | parsed | engine | status / phase (label) | capacity | first fix (fits) |
+|---|---|---|---|---|---|
+| vl_1491 | ✓ exit 0 | vllm ✓ (≥ 0.18) | failed, kv_pool ✓ | n/a (no anchor) | --max-model-len 720 (fits: vLLM's own estimate) ✓ |
+| vl_1492 | ✓ exit 0 | vllm ✓ | failed, **other ✗** (first_request): "traceback cut before its exception line" | n/a | none |
+| vl_1493 | ✓ exit 0 | vllm ✓ (≥ 0.11) | failed, weights ✓ ("does not print the error") | n/a | none (no memory claimed) ✓ |
+| vl_1494 | ✓ exit 0 | vllm ✓ | failed, kv_pool ✓ | n/a | --max-model-len 251136 (fits) ✓; then --kv-cache-dtype fp8 (fits: assumes a 16-bit cache the log does not print) |
+| sg_1032 | ✓ exit 0 | sglang ✓ | failed, kv_pool ✓ | n/a | --tp 2 / --quantization fp8 / --kv-cache-dtype fp8_e4m3 (suggestions, fits: false); no larger --mem-fraction-static though the message names 0.2 |
+| sg_1033 | ✓ exit 0 | sglang ✓ | failed, **other ✗** (weights): "cuda oom: GPU 0" | n/a | none |
+| sg_1034 | ✓ exit 0 | sglang ✓ | failed, **other ✗** (cuda_graph): "cuda oom: torch.OutOfMemoryError:" | n/a | none |
+| sg_1035 | ✓ exit 0 | sglang ✓ (0.2.15–0.5.8) | **ok ✗** (crash, cuda_graph) | printed 91,749; rebuilt — (no model in the log) | none |
+
+Parsed 8/8, engine 8/8, status 7/8, phase 4/8, capacity 0/1 blind (no model), a fix that fits and suits 2
+(vl_1491, vl_1494).
 """
 
 from __future__ import annotations
