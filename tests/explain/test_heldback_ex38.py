@@ -30,6 +30,11 @@ main 4400be1c + the labels; harness /tmp/ex38/run_blind.py, output /tmp/ex38/bli
 
 Parsed 8/8, engine 8/8, status 7/8, phase 4/8, capacity 0/1 blind (no model), a fix that fits and suits 2
 (vl_1491, vl_1494).
+
+After the round's three rules (``logs.stepdump``, ``explain.sgpiecewise`` with the piecewise bar as a graph marker,
+SGLang 0.4.7's date in ``engines.sglang.versions.RELEASE_DATES``): status 7/8, phase 6/8 (vl_1492 first_request,
+sg_1034 cuda_graph), capacity 1/1 (sg_1035 with the thread's Qwen3-14B: 91,749 in 91,717–91,798), fits 2; not fixed:
+sg_1033's phase, sg_1035's status (``PHASE_WRONG`` below says why).
 """
 
 from __future__ import annotations
