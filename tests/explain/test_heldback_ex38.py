@@ -128,10 +128,12 @@ def test_the_piecewise_bar_marks_the_capture_and_its_fixes():
     d = explain_log(log_bytes("sg_1034")).diagnosis
     assert d.phase == "cuda_graph" and "piecewise (prefill) one (its bar was at 3968 tokens)" in d.cause
     assert "--enable-piecewise-cuda-graph turns it on" in d.cause
-    assert [f.flags for f in d.fixes] == ["--piecewise-cuda-graph-max-tokens 1984"] and not d.fixes[0].fits
+    assert [f.flags for f in d.fixes] == ["--piecewise-cuda-graph-max-tokens 1984 (half the bar's largest shape)"]
+    assert not d.fixes[0].fits
     d = _explain(_BAR + "\n" + _OOM).diagnosis  # no enabling flag printed: the off switch too (0.5.10+)
     assert d.phase == "cuda_graph"
-    assert [f.flags for f in d.fixes] == ["--piecewise-cuda-graph-max-tokens 1984", "--disable-piecewise-cuda-graph"]
+    assert [f.flags.split(" (")[0] for f in d.fixes] == ["--piecewise-cuda-graph-max-tokens 1984",
+                                                         "--disable-piecewise-cuda-graph"]
     assert all(f.flags.split()[0] not in ("--cuda-graph-max-bs", "--disable-cuda-graph") for f in d.fixes)
 
 

@@ -49,12 +49,15 @@ def piecewise_fixes(parsed, fixes: list[Fix], tokens: int, tokens_printed) -> tu
     kept = [f for f in fixes if f.flags.startswith("--mem-fraction-static")]
     if tokens >= 2:
         half = tokens // 2
-        kept.append(unshown(Fix(flags=f"--piecewise-cuda-graph-max-tokens {half}", kv_tokens=tokens_printed,
+        # the two flags are SGLang's, not ``tpkit plan``'s: the parenthesis keeps them advice (nothing to re-plan)
+        kept.append(unshown(Fix(flags=f"--piecewise-cuda-graph-max-tokens {half} (half the bar's largest shape)",
+                                kv_tokens=tokens_printed,
                                 fits=False, why=f"captures token shapes up to {half} only (half the largest the bar "
                                                 "printed): the largest shapes' graphs are not made"),
                             "the graph memory per shape is not printed (taken ∝ the shape: a rule of thumb)"))
     if not enabled:
-        kept.append(unshown(Fix(flags="--disable-piecewise-cuda-graph", kv_tokens=tokens_printed, fits=False,
+        kept.append(unshown(Fix(flags="--disable-piecewise-cuda-graph (SGLang 0.5.10+)", kv_tokens=tokens_printed,
+                                fits=False,
                                 why="the piecewise capture that failed is not run (prefill runs without its graphs)"),
                             "what prefill then needs outside the graphs is not printed"))
     return words, kept
