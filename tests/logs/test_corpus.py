@@ -62,6 +62,10 @@ KNOWN = {
     "vl_1488": "noonghunna/club-3090#16: flash-attention's varlen frames and torch's OOM under the engine core, no "
                "step line; the profile run, the graph profile and serving all run that kernel, and the message's "
                "CUDA-graph private pools are held during the capture too: 'real workloads' is the thread's title",
+    # held-back round ex38
+    "sg_1033": "sglang#10736: torch's OOM under torch/utils/_device.py __torch_function__ alone, a tensor made under "
+               "a device context, which SGLang's model loader, graph runners, input buffers and LoRA back ends all "
+               "open: the load is the thread's title",
 }
 PHASE_WORDS = {"weight_load": "weights"}
 """label words outside the schema's phase names, as written in the data"""

@@ -59,6 +59,8 @@ def diagnose_sglang(parsed, a, ctx) -> Diagnosis:
     elif phase == "cuda_graph":
         cause, short, fixes = _graph_failure(sized := sized_oom(parsed, failure), a, ctx, plan, parsed.run)
         cause += sized_note(failure, sized)
+        if any(x.group == "piecewise" for x in parsed.anchors):  # ``explain.sgpiecewise`` (round ex38)
+            cause, fixes = _piecewise(parsed, failure, cause, fixes, a)
     elif (leak := _pool_check(parsed)) is not None:
         cause, short, fixes = leak
     elif phase == "first_request" and (root := pool_error_not_memory(parsed, "first_request")) is not None:
@@ -248,6 +250,16 @@ def _pool_oom_fraction(failure, plan: BudgetReplan, short: Bytes) -> list[Fix]:
                 why=f"the pool shrinks by ({f:.3f} − {f2 * plan.factor:.3f}) × pre-load memory ≥ the {bytes_text(short)} "
                     "missing", note="" if pre is not None else
                 "pre-load memory not printed: taken as 90 % of the printed total")]
+
+
+def _piecewise(parsed, failure, cause: str, fixes: list, a) -> tuple[str, list]:
+    """An OOM inside SGLang's piecewise capture (``explain.sgpiecewise``): its cause words and fixes; else as given."""
+    from tpkit.explain.sgpiecewise import piecewise_fixes, piecewise_tokens
+
+    if (tokens := piecewise_tokens(parsed, failure)) is None:
+        return cause, fixes
+    words, fixes = piecewise_fixes(parsed, fixes, tokens, a.tokens_printed)
+    return cause + words, fixes
 
 
 def _graph_error(root: str, a, texts: str = ""):

@@ -60,6 +60,7 @@ MEANINGS: dict[str, tuple[str, str]] = {
     "graph_end_avail": (SIZE, f"free memory after CUDA-graph capture; {_SG}"),
     "graph_mem_usage": (SIZE, f"CUDA-graph capture cost: free before − free after; {_SG}"),
     "graph_max_bs": (COUNT, "largest batch size captured in CUDA graphs (from the printed capture list)"),
+    "capture_num_tokens": (COUNT, "token count of the shape SGLang's piecewise CUDA-graph capture was at (its bar)"),
     "max_total_num_tokens": (COUNT, "scheduler summary: token pool size (per TP rank / attention-DP rank)"),
     "max_running_requests": (COUNT, "scheduler summary: request slots"),
     "context_len": (COUNT, "scheduler summary: context length"),

@@ -465,6 +465,17 @@ def engine_dead_phase(text: str, line_no: int) -> tuple[str, str] | None:
     return phase(text, line_no)
 
 
+def served_phase(text: str, line_no: int) -> tuple[str, str] | None:
+    """A cut traceback placed in serving by a line vLLM V1 logs only on a running engine: its ``EngineDeadError``
+    (``logs.enginedead``) or its failed-step dump (``logs.stepdump``, round ex38), each imported only when named."""
+    dead = engine_dead_phase(text, line_no)
+    if dead or "Dumping " not in text:
+        return dead
+    from tpkit.logs.stepdump import step_dump_phase
+
+    return step_dump_phase(text, line_no)
+
+
 def abandoned_capture(text: str) -> Failure | None:
     """``logs.capturequit``'s capture left before its last batch, as a cut ``exception`` in ``cuda_graph`` on the
     registration line's rank; imported only for a log that has the all-reduce's registration line (cold start)."""

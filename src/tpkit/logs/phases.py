@@ -137,8 +137,10 @@ _MARKERS = (
     ("serving", ("ready to roll", "Application startup complete", "Uvicorn running", "Starting vLLM API server",
                  "Available routes are")),
     ("graph_done", ("graph end", "Graph capturing finished")),
+    # 'Capturing num tokens (': SGLang's piecewise capture bar (PiecewiseCudaGraphRunner.capture, 0.5.6 wheel;
+    # runner/prefill_cuda_graph_runner.py, 0.5.15), the only line of that capture some releases print (round ex38)
     ("graph", ("graph begin", "Capturing cudagraphs", "Capturing CUDA graph", "Capturing the model for CUDA graphs",
-               "Capture cuda graph bs")),
+               "Capture cuda graph bs", "Capturing num tokens (")),
     # vLLM V1's CUDA-graph memory profiling, logged by GPUModelRunner.profile_cudagraph_memory inside the worker's
     # determine_available_memory after profile_run and before 'Available KV cache memory' (v1/worker/gpu_model_runner.py
     # and gpu_worker.py, 0.20.0, 0.22.0 and 0.29.0 wheels): a failure after it is the graphs' profiling, the step the

@@ -46,6 +46,7 @@ TRIGGERS = (
     # failures: host OOM killer (_HOST_OOM), CPU KV space (_CPU_KV), custom all-reduce CUDACHECK, vLLM V1's 'Worker proc'
     "OOM", "Out of memory: Killed", "Available memory on node", "Failed: Cuda error", "Worker proc",
     "Available memory: ",  # vLLM-Ascend's 'Available memory: N, total memory: M' bytes line (logs.ascendmem, fx38)
+    "Dumping ",  # vLLM V1's failed-step dump (logs.stepdump)
     "Traceback", 'File "', "_WEIGHT", "LONG_MAX_MODEL_LEN", "_USE_MARLIN",  # + engine variables (logs.run.env_settings;
     # the templates mask digits, so VLLM_MXFP4_USE_MARLIN is found by its digit-free tail)
     # engine source names in headers, tracebacks and quoted call trees (tpkit.logs.engine.SOURCE_NAMES)

@@ -122,6 +122,10 @@ SGLANG_RULES = (
     Rule(engine="sglang", needles=("graph begin",), group_from=_GRAPH_GROUP,
          fields=(_size("graph_begin_avail", r"avail mem="), _BS_LIST)),
     Rule(engine="sglang", needles=("Capture cuda graph bs",), fields=(_BS_LIST,)),
+    # the piecewise capture's bar, "Capturing num tokens ({num_tokens=} {avail_mem=:.2f} GB)" (PiecewiseCudaGraphRunner
+    # .capture, 0.5.6 wheel; runner/prefill_cuda_graph_runner.py, 0.5.15): the shape being captured (round ex38)
+    Rule(engine="sglang", needles=("Capturing num tokens (",), group="piecewise",
+         fields=(_count("capture_num_tokens", r"\bnum_tokens="),)),
     Rule(engine="sglang", needles=("graph end", "graph end."), group_from=_GRAPH_GROUP,
          fields=(_size("graph_mem_usage", r"mem usage="), _size("graph_end_avail", r"avail mem="))),
     Rule(engine="sglang", needles=("max_total_num_tokens=", "max_running_requests="),

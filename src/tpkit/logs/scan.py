@@ -408,7 +408,7 @@ class Scan:
         if not cut:
             return
         label, tb = max(cut, key=lambda item: item[1].last)
-        found = fl.frame_phase(self._cut_frames(tb)) or fl.engine_dead_phase(self.text, tb.start)
+        found = fl.frame_phase(self._cut_frames(tb)) or fl.served_phase(self.text, tb.start)
         phase, why = found if found else (fl.marker_phase(self._state.get("*")), "last start-up step logged")
         relog = relogged_exception(self._orphans, tb.start, self.text, self._line_start)  # ``logs.recovered``
         self.failures.append(fl.Failure(kind="exception", severity="error", phase=phase, phase_evidence=why,
