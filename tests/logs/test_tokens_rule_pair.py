@@ -73,7 +73,8 @@ def test_a_rule_set_inside_the_release_range_is_rebuilt_too():
              "max_model_len": 131072, "max_num_seqs": 4, "max_num_batched_tokens": 8192,
              "enable_prefix_caching": True}
     report = explain_log(_OPEN, flags=flags)
-    assert report.context.version.startswith("≥ 0.8")
+    # helper fx38 (2026-12-08): 'Initializing a V1 LLM engine' is printed from 0.7.1 (V1 opt-in in 0.7.x; 0.7.3 wheel)
+    assert report.context.version.startswith("≥ 0.7.1")
     alternatives = report.kv_predicted_alternatives
     assert (63_360, 63_360) in alternatives and (242_133, 242_133) in alternatives
 
@@ -109,3 +110,24 @@ def test_vl_920_is_rebuilt_with_the_release_its_source_states():
     assert newer["outcome"] == "miss" and newer["range"][0] > 200_000
     none = _capacity_row(None)
     assert none["outcome"] == "miss" and none["range"] == [242_133, 242_133]
+
+
+def test_a_v1_log_read_as_from_0_7_1_takes_v1_rules_at_the_low_end():
+    """Lead (2026-12-08, session 38): round fx38 dates 'Initializing a V1 LLM engine' from 0.7.1 (V1 was opt-in in 0.7.x),
+    and 0.7.1's default engine is V0: a log with that line and no release takes 0.7.1's V1 rules, not V0's; a log whose
+    line formats say V0, or a printed V1 release, is left as it was."""
+    from tpkit.engines.vllm.versions import resolve_rules
+    from tpkit.explain.context import Context
+    from tpkit.explain.vtokens import _engine_rules, log_rules
+
+    def ctx(version):
+        return Context(engine="vllm", version=version, values={}, sources={}, model=None, model_source="", gpu=None,
+                       gpu_source="", contradictions=[], notes=[])
+
+    v1 = ctx("≥ 0.7.1 (V1 engine; opt-in in 0.7.x)")
+    assert resolve_rules("0.7.1").engine == "V0"
+    assert log_rules(v1).engine == "V1" and log_rules(v1).release == resolve_rules("0.7.1:v1").release
+    assert _engine_rules(v1, "0.20.0").engine == "V1"
+    v0 = ctx("0.7.1–0.10.x (V0 engine)")
+    assert log_rules(v0) == resolve_rules(v0.rules_version)   # no V1 line: the release's own rules, as before
+    assert log_rules(ctx("0.20.0")).engine == "V1"

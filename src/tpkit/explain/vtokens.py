@@ -18,9 +18,21 @@ def log_rules(ctx: Context):
     try:
         if ctx.rules_version and ctx.get("vllm_v0_engine"):
             return resolve_rules(f"{ctx.rules_version}:v0")
-        return resolve_rules(ctx.rules_version) if ctx.rules_version else RULES["0.33"]
+        return _engine_rules(ctx, ctx.rules_version) if ctx.rules_version else RULES["0.33"]
     except REFUSED:
         return RULES["0.33"]
+
+
+def _engine_rules(ctx: Context, release: str):
+    """``resolve_rules(release)``, but V1's rules where the log's line formats say V1 and the release's default
+    engine is V0: 0.7.x ran V1 only when opted in (``VLLM_USE_V1=1``), and 'Initializing a V1 LLM engine' is printed
+    from 0.7.1 (logs.engine, round fx38), so a V1 log read as "≥ 0.7.1" takes 0.7.1's V1 rules, not its V0 ones."""
+    from tpkit.engines.vllm.versions import resolve_rules
+
+    rules = resolve_rules(release)
+    if rules.engine == "V0" and "V1 engine" in (ctx.version or "") and not ctx.get("vllm_v0_engine"):
+        return resolve_rules(f"{release}:v1")
+    return rules
 
 
 def _tokens(layout, available: Iv, ctx: Context, rules, pp: int) -> tuple[int, int]:
@@ -153,7 +165,6 @@ def _other_end(ctx: Context, tp: int, pp: int, block: int, rules, available: Iv,
     text (``--engine-version`` on the command line picks one): (the hull of the ranges, the source, the ranges one
     per rule; empty where one rule holds).  The hull is no prediction by itself: the engine printed one of the
     ranges, never a count between them."""
-    from tpkit.engines.vllm.versions import resolve_rules
     from tpkit.logs.engine import pre_release_ends
 
     ends = version_ends(ctx)
@@ -165,7 +176,7 @@ def _other_end(ctx: Context, tp: int, pp: int, block: int, rules, available: Iv,
     alternatives = [predicted]
     for end in (*ends, *_inner_releases(ends)):
         try:
-            other = resolve_rules(end)
+            other = _engine_rules(ctx, end)
         except REFUSED:
             continue
         if _rule_key(ctx, other) in seen:
