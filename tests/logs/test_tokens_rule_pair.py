@@ -113,7 +113,7 @@ def test_vl_920_is_rebuilt_with_the_release_its_source_states():
 
 
 def test_a_v1_log_read_as_from_0_7_1_takes_v1_rules_at_the_low_end():
-    """Lead (2026-12-08, session 38): round fx38 dates 'Initializing a V1 LLM engine' from 0.7.1 (V1 was opt-in in 0.7.x),
+    """Lead (2026-12-08, session 38; ``Context.rules_version``): round fx38 dates 'Initializing a V1 LLM engine' from 0.7.1 (V1 was opt-in in 0.7.x),
     and 0.7.1's default engine is V0: a log with that line and no release takes 0.7.1's V1 rules, not V0's; a log whose
     line formats say V0, or a printed V1 release, is left as it was."""
     from tpkit.engines.vllm.versions import resolve_rules
@@ -126,8 +126,10 @@ def test_a_v1_log_read_as_from_0_7_1_takes_v1_rules_at_the_low_end():
 
     v1 = ctx("≥ 0.7.1 (V1 engine; opt-in in 0.7.x)")
     assert resolve_rules("0.7.1").engine == "V0"
+    assert v1.rules_version == "0.7.1:v1"   # every reader of the release (the re-plans' engine_version too)
     assert log_rules(v1).engine == "V1" and log_rules(v1).release == resolve_rules("0.7.1:v1").release
     assert _engine_rules(v1, "0.20.0").engine == "V1"
     v0 = ctx("0.7.1–0.10.x (V0 engine)")
     assert log_rules(v0) == resolve_rules(v0.rules_version)   # no V1 line: the release's own rules, as before
+    assert ctx("0.20.0").rules_version == "0.20.0" and ctx("≥ 0.8 (V1 engine)").rules_version == "0.8"
     assert log_rules(ctx("0.20.0")).engine == "V1"

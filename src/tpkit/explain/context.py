@@ -77,13 +77,32 @@ class Context:
         """The release whose rules apply: the newest end of ``version`` (a range such as "0.4.6–0.5.3" gives
         0.5.3, the newest release consistent with the log's line formats; a bare release gives itself).  Text in
         parentheses (releases ruled out) and a PEP 440 local label ("+…") are ignored (``logs.engine.releases_in``,
-        the one reader of a version text)."""
+        the one reader of a version text).  A vLLM log whose line formats say V1 where that release's default engine
+        is V0 (0.7.x, where V1 was opt-in and 'Initializing a V1 LLM engine' is printed from 0.7.1) gets ``:v1``, the
+        planner's spelling of those rules (lead, session 38)."""
         found = releases_in(self.version)
-        return found[-1] if found else None
+        if not found:
+            return None
+        return _with_engine(found[-1], self.engine, self.version, bool(self.get("vllm_v0_engine")))
 
     def get(self, name: str, default=None):
         value = self.values.get(name)
         return default if value is None else value
+
+
+def _with_engine(release: str, engine: str | None, version: str | None, v0_run: bool = False) -> str:
+    """``release``, or ``release:v1`` for a vLLM log whose version text says V1 while the release's default engine
+    is V0 (``engines.vllm.versions.resolve_rules``); never for a run read as V0 (``vllm_v0_engine``)."""
+    if engine != "vllm" or v0_run or "V1 engine" not in (version or "") or ":" in release:
+        return release
+    from tpkit.engines.vllm.versions import resolve_rules
+    from tpkit.errors import PlanInputError
+
+    try:
+        default_v0 = resolve_rules(release).engine == "V0"
+    except PlanInputError:  # a release tpkit has no rules for: left as printed
+        return release
+    return f"{release}:v1" if default_v0 else release
 
 
 def image_sampler_reading(raw: bytes | str, version: str | None, gpu, values: dict, sources: dict) -> None:

@@ -4,7 +4,7 @@ every candidate that changes the count is rebuilt and named.  Used by ``explain.
 
 from __future__ import annotations
 
-from tpkit.explain.context import Context
+from tpkit.explain.context import Context, _with_engine
 from tpkit.explain.interval import Iv
 from tpkit.explain.refusals import REFUSED
 from tpkit.explain.vlayout import token_layout
@@ -18,21 +18,17 @@ def log_rules(ctx: Context):
     try:
         if ctx.rules_version and ctx.get("vllm_v0_engine"):
             return resolve_rules(f"{ctx.rules_version}:v0")
-        return _engine_rules(ctx, ctx.rules_version) if ctx.rules_version else RULES["0.33"]
+        return resolve_rules(ctx.rules_version) if ctx.rules_version else RULES["0.33"]
     except REFUSED:
         return RULES["0.33"]
 
 
 def _engine_rules(ctx: Context, release: str):
-    """``resolve_rules(release)``, but V1's rules where the log's line formats say V1 and the release's default
-    engine is V0: 0.7.x ran V1 only when opted in (``VLLM_USE_V1=1``), and 'Initializing a V1 LLM engine' is printed
-    from 0.7.1 (logs.engine, round fx38), so a V1 log read as "≥ 0.7.1" takes 0.7.1's V1 rules, not its V0 ones."""
+    """The rules of one end of the log's release range under the log's engine generation: ``:v1`` where the line
+    formats say V1 and the release's default engine is V0 (``context._with_engine``, as ``ctx.rules_version``)."""
     from tpkit.engines.vllm.versions import resolve_rules
 
-    rules = resolve_rules(release)
-    if rules.engine == "V0" and "V1 engine" in (ctx.version or "") and not ctx.get("vllm_v0_engine"):
-        return resolve_rules(f"{release}:v1")
-    return rules
+    return resolve_rules(_with_engine(release, ctx.engine, ctx.version, bool(ctx.get("vllm_v0_engine"))))
 
 
 def _tokens(layout, available: Iv, ctx: Context, rules, pp: int) -> tuple[int, int]:

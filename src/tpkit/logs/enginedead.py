@@ -14,6 +14,8 @@ engine core printed above it — the V1 counterpart of V0's ``AsyncEngineDeadErr
 
 from __future__ import annotations
 
+from tpkit.logs.nearline import marker_near
+
 __all__ = ["NEEDLE", "REACH", "engine_dead_phase"]
 
 NEEDLE = "EngineDeadError"
@@ -24,14 +26,9 @@ REACH = 120
 def engine_dead_phase(text: str, line_no: int) -> tuple[str, str] | None:
     """``first_request`` for a traceback starting at ``line_no`` of ``text`` within ``REACH`` lines of a line naming
     vLLM V1's ``EngineDeadError``, else None."""
-    pos = text.find(NEEDLE)
-    while pos >= 0:
-        at = text.count("\n", 0, pos) + 1
-        if abs(at - line_no) <= REACH:
-            return ("first_request", f"vLLM V1's EngineDeadError at line {at}: the engine core died after its "
-                                     "start-up finished (the client raises it only on a running engine), while a "
-                                     "request was served; its own error is printed above it")
-        if at > line_no + REACH:
-            return None
-        pos = text.find(NEEDLE, pos + len(NEEDLE))
-    return None
+    found = marker_near(text, (NEEDLE,), line_no, REACH)
+    if found is None:
+        return None
+    return ("first_request", f"vLLM V1's EngineDeadError at line {found[0]}: the engine core died after its "
+                             "start-up finished (the client raises it only on a running engine), while a "
+                             "request was served; its own error is printed above it")

@@ -13,6 +13,8 @@ V0's serving loop (``phases.serving_loop_phase``).
 
 from __future__ import annotations
 
+from tpkit.logs.nearline import marker_near
+
 __all__ = ["NEEDLES", "REACH", "step_dump_phase"]
 
 NEEDLES = ("Dumping input data for V1 LLM engine", "Dumping scheduler output for model execution",
@@ -24,15 +26,10 @@ REACH = 120
 def step_dump_phase(text: str, line_no: int) -> tuple[str, str] | None:
     """``first_request`` for a traceback starting at ``line_no`` of ``text`` within ``REACH`` lines of a line of
     vLLM V1's failed-step dump, else None."""
-    for needle in NEEDLES:
-        pos = text.find(needle)
-        while pos >= 0:
-            at = text.count("\n", 0, pos) + 1
-            if abs(at - line_no) <= REACH:
-                return ("first_request", f"vLLM V1's failed-step dump at line {at} ('{needle.strip()}'): the engine "
-                                         "core logs it only when a scheduled step's execute_model raised, so the "
-                                         "traceback is a served request's")
-            if at > line_no + REACH:
-                break
-            pos = text.find(needle, pos + len(needle))
-    return None
+    found = marker_near(text, NEEDLES, line_no, REACH)
+    if found is None:
+        return None
+    at, needle = found
+    return ("first_request", f"vLLM V1's failed-step dump at line {at} ('{needle.strip()}'): the engine core logs it "
+                             "only when a scheduled step's execute_model raised, so the traceback is a served "
+                             "request's")
