@@ -28,7 +28,8 @@ from tpkit.logs.engine import releases_in
 from tpkit.records import dataclass
 from tpkit.units import gib_text
 
-__all__ = ["Context", "Contradiction", "build_context", "FLAG_SETTINGS", "TP_CANDIDATES", "tp_default_evidence"]
+__all__ = ["Context", "Contradiction", "build_context", "engine_release", "FLAG_SETTINGS", "TP_CANDIDATES",
+           "tp_default_evidence"]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -83,14 +84,16 @@ class Context:
         found = releases_in(self.version)
         if not found:
             return None
-        return _with_engine(found[-1], self.engine, self.version, bool(self.get("vllm_v0_engine")))
+        if "V1 engine" not in (self.version or ""):
+            return found[-1]
+        return engine_release(found[-1], self.engine, self.version, bool(self.get("vllm_v0_engine")))
 
     def get(self, name: str, default=None):
         value = self.values.get(name)
         return default if value is None else value
 
 
-def _with_engine(release: str, engine: str | None, version: str | None, v0_run: bool = False) -> str:
+def engine_release(release: str, engine: str | None, version: str | None, v0_run: bool = False) -> str:
     """``release``, or ``release:v1`` for a vLLM log whose version text says V1 while the release's default engine
     is V0 (``engines.vllm.versions.resolve_rules``); never for a run read as V0 (``vllm_v0_engine``)."""
     if engine != "vllm" or v0_run or "V1 engine" not in (version or "") or ":" in release:

@@ -4,7 +4,7 @@ every candidate that changes the count is rebuilt and named.  Used by ``explain.
 
 from __future__ import annotations
 
-from tpkit.explain.context import Context, _with_engine
+from tpkit.explain.context import Context, engine_release
 from tpkit.explain.interval import Iv
 from tpkit.explain.refusals import REFUSED
 from tpkit.explain.vlayout import token_layout
@@ -25,10 +25,10 @@ def log_rules(ctx: Context):
 
 def _engine_rules(ctx: Context, release: str):
     """The rules of one end of the log's release range under the log's engine generation: ``:v1`` where the line
-    formats say V1 and the release's default engine is V0 (``context._with_engine``, as ``ctx.rules_version``)."""
+    formats say V1 and the release's default engine is V0 (``context.engine_release``, as ``ctx.rules_version``)."""
     from tpkit.engines.vllm.versions import resolve_rules
 
-    return resolve_rules(_with_engine(release, ctx.engine, ctx.version, bool(ctx.get("vllm_v0_engine"))))
+    return resolve_rules(engine_release(release, ctx.engine, ctx.version, bool(ctx.get("vllm_v0_engine"))))
 
 
 def _tokens(layout, available: Iv, ctx: Context, rules, pp: int) -> tuple[int, int]:
